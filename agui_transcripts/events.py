@@ -1,0 +1,556 @@
+"""Intake (layer 1): every supported spelling of an AG-UI event becomes one canonical dict.
+
+The canonical form is the AG-UI wire form: a ``dict`` with camelCase keys exactly as on the
+wire and ``type`` as a plain ``str``. Everything downstream reads only that form, so the hot
+path never touches pydantic. Accepted inputs:
+
+- wire dicts in camelCase (returned as they are when nothing needs changing: no copy),
+- dicts with snake_case keys (the Python SDK's attribute names),
+- ``ag_ui.core`` event objects of any installed version (0.1.x and 1.x),
+- other objects with a ``type`` attribute (dataclasses, simple namespaces),
+- JSON text (``str`` or ``bytes``) holding one event object.
+
+Retired shapes are translated rather than dropped (rule P6): ``THINKING_*`` events become
+``REASONING_*`` events with deterministic minted ids. ``null`` in an optional position reads
+as absent (W3), except where a null is data or must reach the verifier (``delta``,
+``subagentRunId``: rules C6, C24). ``subagentId`` is accepted for ``subagentRunId`` (P7).
+Unknown event types are kept out of the fold with an info diagnostic (C18).
+
+Canonical events may share structure with the input; treat them as read-only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from ._codec import JSONDecodeError, loads
+from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
+
+__all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event"]
+
+Event = dict[str, Any]
+"""A canonical event: the AG-UI wire dict (camelCase keys, ``type`` a plain string)."""
+
+_COMMON = ("timestamp", "rawEvent", "metadata")
+_ATTRIBUTED = (*_COMMON, "subagentRunId")
+
+# Optional top-level fields per AG-UI 1.0 event type, from the 1.0 JSON schema.
+_OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+    name: frozenset(fields)
+    for name, fields in {
+        "TEXT_MESSAGE_START": (*_ATTRIBUTED, "role", "name"),
+        "TEXT_MESSAGE_CONTENT": _ATTRIBUTED,
+        "TEXT_MESSAGE_END": _ATTRIBUTED,
+        "TEXT_MESSAGE_CHUNK": (*_ATTRIBUTED, "messageId", "role", "delta", "name"),
+        "TOOL_CALL_START": (*_ATTRIBUTED, "parentMessageId"),
+        "TOOL_CALL_ARGS": _ATTRIBUTED,
+        "TOOL_CALL_END": _ATTRIBUTED,
+        "TOOL_CALL_CHUNK": (*_ATTRIBUTED, "toolCallId", "toolCallName", "parentMessageId", "delta"),
+        "TOOL_CALL_RESULT": (*_ATTRIBUTED, "role"),
+        "STATE_SNAPSHOT": _ATTRIBUTED,
+        "STATE_DELTA": _ATTRIBUTED,
+        "MESSAGES_SNAPSHOT": _COMMON,
+        "ACTIVITY_SNAPSHOT": (*_ATTRIBUTED, "replace"),
+        "ACTIVITY_DELTA": _ATTRIBUTED,
+        "RAW": (*_ATTRIBUTED, "source"),
+        "CUSTOM": _ATTRIBUTED,
+        "RUN_STARTED": (*_COMMON, "protocolVersion", "parentRunId", "input"),
+        "RUN_FINISHED": (*_COMMON, "result", "outcome", "usage"),
+        "RUN_ERROR": (*_COMMON, "code", "usage"),
+        "STEP_STARTED": _ATTRIBUTED,
+        "STEP_FINISHED": _ATTRIBUTED,
+        "REASONING_START": _ATTRIBUTED,
+        "REASONING_MESSAGE_START": (*_ATTRIBUTED, "role"),
+        "REASONING_MESSAGE_CONTENT": _ATTRIBUTED,
+        "REASONING_MESSAGE_END": _ATTRIBUTED,
+        "REASONING_MESSAGE_CHUNK": (*_ATTRIBUTED, "messageId", "delta"),
+        "REASONING_END": _ATTRIBUTED,
+        "REASONING_ENCRYPTED_VALUE": (*_ATTRIBUTED, "encryptedValueType"),
+        "SUBAGENT_STARTED": (
+            *_COMMON,
+            "description",
+            "parentSubagentRunId",
+            "parentToolCallId",
+            "parentMessageId",
+        ),
+        "SUBAGENT_FINISHED": (*_COMMON, "result", "outcome"),
+        "SUBAGENT_ERROR": (*_COMMON, "code"),
+    }.items()
+}
+
+#: The 31 event types of AG-UI 1.0.
+EVENT_TYPES: frozenset[str] = frozenset(_OPTIONAL_FIELDS)
+
+# Nulls that stay: data values (state, custom values, raw payloads, results), and the two
+# fields whose null the verifier must see (C6: ``delta: null`` is malformed; C24/V5:
+# ``subagentRunId: null`` is rejected, never read as absent).
+_NULL_DATA = frozenset({"snapshot", "value", "event", "result"})
+_NULL_KEPT = _NULL_DATA | {"delta", "subagentRunId"}
+
+# Nulls older producers legitimately sent (W3); read as absent without a diagnostic.
+_NULL_GRANDFATHERED = {
+    "TOOL_CALL_START": frozenset({"parentMessageId"}),
+    "TOOL_CALL_CHUNK": frozenset({"parentMessageId"}),
+    "RUN_FINISHED": frozenset({"outcome"}),
+}
+_NONE: frozenset[str] = frozenset()
+
+# Every camelCase field name that appears in AG-UI 1.0 events and the structures they
+# carry (run input, messages, outcomes, interrupts, usage, content parts).
+_CAMEL_FIELDS = frozenset(
+    {
+        "threadId",
+        "runId",
+        "parentRunId",
+        "protocolVersion",
+        "messageId",
+        "toolCallId",
+        "toolCallName",
+        "parentMessageId",
+        "subagentRunId",
+        "parentSubagentRunId",
+        "parentToolCallId",
+        "rawEvent",
+        "activityType",
+        "encryptedValue",
+        "encryptedValueType",
+        "entityId",
+        "stepName",
+        "pendingToolCallIds",
+        "interruptIds",
+        "interruptId",
+        "responseSchema",
+        "expiresAt",
+        "toolCalls",
+        "forwardedProps",
+        "mimeType",
+        "inputTokens",
+        "outputTokens",
+        "totalTokens",
+        "reasoningTokens",
+        "cachedInputTokens",
+        "cacheWriteInputTokens",
+    }
+)
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name)
+
+
+_SNAKE_TO_CAMEL: dict[str, str] = {_snake(name): name for name in _CAMEL_FIELDS}
+# Pre-1.0 development names (P7).
+_ALIASES: dict[str, str] = {
+    "subagentId": "subagentRunId",
+    "subagent_id": "subagentRunId",
+    "parentSubagentId": "parentSubagentRunId",
+    "parent_subagent_id": "parentSubagentRunId",
+}
+_RENAMES: dict[str, str] = {**_SNAKE_TO_CAMEL, **_ALIASES}
+
+# Keys whose values are open JSON (user data): never rewritten.
+_OPEN_KEYS = frozenset(
+    {
+        "metadata",
+        "rawEvent",
+        "state",
+        "forwardedProps",
+        "parameters",
+        "responseSchema",
+        "payload",
+        "value",
+        "arguments",
+        "result",
+        "snapshot",
+        "patch",
+        "delta",
+        "event",
+    }
+)
+
+# Event fields that hold protocol structures (run input, messages, outcome...).
+_NESTED_KEYS = frozenset({"input", "messages", "outcome", "usage", "content"})
+# Event types whose fields may hold such structures; others are flat.
+_NESTED_TYPES = frozenset(
+    {"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT", "TOOL_CALL_RESULT"}
+)
+# Event types that always take the full rewrite (nested structures, or a field to check).
+_SLOW_TYPES = _NESTED_TYPES | {"REASONING_MESSAGE_START"}
+
+# The keys a flat canonical event may have; a dict within this set needs no rewriting.
+_CANONICAL_KEYS = frozenset(
+    {"type", "content", "delta", "role", "name", "source", "snapshot", "value", "event"}
+    | {"messages", "input", "outcome", "usage", "result", "message", "code", "replace"}
+    | {"subtype", "description", "patch"}
+    | {"timestamp", "rawEvent", "metadata"}
+    | _CAMEL_FIELDS
+)
+
+_RETIRED_TYPES = frozenset(
+    {
+        "THINKING_START",
+        "THINKING_END",
+        "THINKING_TEXT_MESSAGE_START",
+        "THINKING_TEXT_MESSAGE_CONTENT",
+        "THINKING_TEXT_MESSAGE_END",
+    }
+)
+
+# REASONING_MESSAGE_START roles written by older translators and producers (P6).
+_LEGACY_REASONING_ROLES = frozenset({"assistant", "thinking"})
+
+
+def _minted_id(counter: int) -> str:
+    # The same shape the reference fold tool gives the ids the TS client mints, so a
+    # translated stream folds to the same ids in both.
+    return f"00000000-0000-4000-8000-{counter:012x}"
+
+
+def _normalize_structure(value: Any) -> Any:
+    """Rename snake_case and alias keys and drop nulls, inside protocol structures only."""
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        activity = value.get("role") == "activity"
+        for key, item in value.items():
+            renamed = _RENAMES.get(key) or key
+            if item is None or (renamed != key and renamed in value):
+                continue  # null reads as absent; the 1.0 spelling wins over an alias
+            key = renamed
+            if key in _OPEN_KEYS or (activity and key == "content"):
+                out[key] = item
+            else:
+                out[key] = _normalize_structure(item)
+        return out
+    if isinstance(value, list):
+        return [_normalize_structure(item) for item in value]
+    return value
+
+
+_FAILED = object()
+
+_OMITTABLE_CACHE: dict[type, frozenset[str]] = {}
+
+
+def _omittable_keys(cls: type) -> frozenset[str]:
+    """Wire names of a pydantic model's optional fields (those that default to None)."""
+    cached = _OMITTABLE_CACHE.get(cls)
+    if cached is None:
+        keys: set[str] = set()
+        for name, field in getattr(cls, "model_fields", {}).items():
+            if not field.is_required() and field.default is None:
+                keys.add(field.alias or name)
+                keys.add(name)
+        cached = _OMITTABLE_CACHE[cls] = frozenset(keys)
+    return cached
+
+
+def _type_name(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, str) and type(value) is not str:
+        return str.__str__(value)
+    return value
+
+
+class EventIntake:
+    """Turns input items into canonical events, one stream at a time.
+
+    Stateful only for what translation needs (ids minted for retired ``THINKING_*``
+    events) and for numbering items. Diagnostics go to ``sink``; in strict mode the sink
+    raises :class:`~agui_transcripts.ProtocolError` at the first error-level one.
+    """
+
+    __slots__ = ("_minted", "_thinking_message", "_thinking_span", "count", "sink")
+
+    def __init__(self, sink: DiagnosticSink | None = None, *, strict: bool = False) -> None:
+        self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
+        self.count = 0
+        self._minted = 0
+        self._thinking_span: str | None = None
+        self._thinking_message: str | None = None
+
+    def normalize(self, item: object, *, line: int | None = None) -> Event | None:
+        """Return the canonical event for ``item``, or None if it is not applied.
+
+        None means the item was reported: undecodable input (error), or an event type
+        AG-UI 1.0 does not define (info).
+        """
+        index = self.count
+        self.count += 1
+        if type(item) is dict:
+            event: dict[str, Any] = item
+            kind = event.get("type")
+            if (
+                type(kind) is str
+                and kind in EVENT_TYPES
+                and kind not in _SLOW_TYPES
+                and event.keys() <= _CANONICAL_KEYS
+                and None not in event.values()
+            ):
+                return event
+            return self._from_mapping(event, index, line, from_object=False)
+        if isinstance(item, (str, bytes, bytearray, memoryview)):
+            return self._from_json(item, index, line)
+        if isinstance(item, Mapping):
+            return self._from_mapping(dict(item), index, line, from_object=False)
+        return self._from_object(item, index, line)
+
+    # -- input forms -------------------------------------------------------------------
+
+    def _from_json(
+        self, text: str | bytes | bytearray | memoryview, index: int, line: int | None
+    ) -> Event | None:
+        data = text if isinstance(text, (str, bytes)) else bytes(text)
+        try:
+            value = loads(data)
+        except JSONDecodeError as exc:
+            value = self._retry_invalid_utf8(data, exc, index, line)
+            if value is _FAILED:
+                return None
+        if not isinstance(value, dict):
+            self.sink.report(
+                "event-not-object",
+                f"expected a JSON object, got {json_kind(value)}",
+                event_index=index,
+                line=line,
+            )
+            return None
+        return self._from_mapping(value, index, line, from_object=False)
+
+    def _retry_invalid_utf8(
+        self, data: str | bytes, exc: ValueError, index: int, line: int | None
+    ) -> Any:
+        """Bytes that are not UTF-8 are read with U+FFFD in their place, and reported."""
+        if isinstance(data, bytes):
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                self.sink.report(
+                    "invalid-utf8",
+                    "event bytes are not valid UTF-8; read with U+FFFD in their place",
+                    event_index=index,
+                    line=line,
+                )
+                try:
+                    return loads(data.decode("utf-8", "replace"))
+                except JSONDecodeError as again:
+                    exc = again
+        self.sink.report("invalid-json", f"not valid JSON: {exc}", event_index=index, line=line)
+        return _FAILED
+
+    def _from_object(self, item: object, index: int, line: int | None) -> Event | None:
+        model_dump = getattr(item, "model_dump", None)
+        if callable(model_dump) and hasattr(item, "type"):
+            data = model_dump(by_alias=True, mode="json")
+            omittable = _omittable_keys(type(item))
+            fields = {k: v for k, v in data.items() if v is not None or k not in omittable}
+            return self._from_mapping(fields, index, line, from_object=True)
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            fields = dataclasses.asdict(item)
+        elif hasattr(item, "type") and hasattr(item, "__dict__"):
+            fields = {k: v for k, v in vars(item).items() if not k.startswith("_")}
+        else:
+            self.sink.report(
+                "unsupported-input",
+                f"cannot read an event from {type(item).__name__}: expected a dict, "
+                "JSON text, an ag_ui.core event or an object with a 'type' attribute",
+                event_index=index,
+                line=line,
+            )
+            return None
+        # An object cannot tell an absent field from None: None is absence, except for
+        # fields whose null is data.
+        kept = {k: v for k, v in fields.items() if v is not None or k in _NULL_DATA}
+        return self._from_mapping(kept, index, line, from_object=True)
+
+    # -- the canonical rewrite ---------------------------------------------------------
+
+    def _from_mapping(
+        self, data: dict[str, Any], index: int, line: int | None, *, from_object: bool
+    ) -> Event | None:
+        sink = self.sink
+        if "type" not in data:
+            sink.report(
+                "event-missing-type", "event object has no 'type'", event_index=index, line=line
+            )
+            return None
+        kind = _type_name(data["type"])
+        if not isinstance(kind, str):
+            sink.report(
+                "event-type-invalid",
+                f"event 'type' must be a string, got {json_kind(kind)}",
+                event_index=index,
+                line=line,
+            )
+            return None
+        if kind in _RETIRED_TYPES:
+            return self._translate_thinking(kind, data, index, line)
+        if kind not in EVENT_TYPES:
+            sink.report(
+                "unknown-event-type",
+                f"event type {kind!r} is not part of AG-UI 1.0; dropped",
+                event_index=index,
+                line=line,
+            )
+            return None
+
+        optional = _OPTIONAL_FIELDS[kind]
+        grandfathered = _NULL_GRANDFATHERED.get(kind, _NONE)
+        nested = kind in _NESTED_TYPES
+        event: dict[str, Any] = {"type": kind}
+        for key, value in data.items():
+            if key == "type":
+                continue
+            renamed = _RENAMES.get(key, key)
+            if renamed != key:
+                if renamed in data:
+                    continue  # the 1.0 spelling is present too and wins
+                if key in _ALIASES:
+                    sink.report(
+                        "legacy-field-alias",
+                        f"{key!r} read as {renamed!r}",
+                        event_index=index,
+                        line=line,
+                    )
+            if value is None and renamed not in _NULL_KEPT and renamed in optional:
+                if not from_object and renamed not in grandfathered:
+                    sink.report(
+                        "null-as-absent",
+                        f"{kind}.{renamed} is null; AG-UI 1.0 omits absent fields: read as absent",
+                        event_index=index,
+                        line=line,
+                    )
+                continue
+            if nested and renamed in _NESTED_KEYS:
+                value = _normalize_structure(value)
+            event[renamed] = value
+
+        if kind == "REASONING_MESSAGE_START":
+            self._check_reasoning_role(event, index, line)
+        return event
+
+    def _check_reasoning_role(self, event: Event, index: int, line: int | None) -> None:
+        role = event.get("role")
+        if role == "reasoning":
+            return
+        if role is None:
+            self.sink.report(
+                "reasoning-role-missing",
+                'REASONING_MESSAGE_START has no role; "reasoning" assumed',
+                event_index=index,
+                line=line,
+                message_id=_str_or_none(event.get("messageId")),
+            )
+        elif role in _LEGACY_REASONING_ROLES:
+            self.sink.report(
+                "reasoning-role-invalid",
+                f'REASONING_MESSAGE_START role: expected "reasoning", received {role!r} '
+                '(a legacy role, normalised to "reasoning")',
+                event_index=index,
+                line=line,
+                message_id=_str_or_none(event.get("messageId")),
+            )
+        else:
+            # Not a known legacy spelling: keep it for the verifier to judge.
+            return
+        event["role"] = "reasoning"
+
+    # -- retired shapes (P6) -----------------------------------------------------------
+
+    def _mint(self) -> str:
+        self._minted += 1
+        return _minted_id(self._minted)
+
+    def _translate_thinking(
+        self, kind: str, data: dict[str, Any], index: int, line: int | None
+    ) -> Event | None:
+        sink = self.sink
+        event: dict[str, Any] = {}
+        for key in ("timestamp", "rawEvent"):
+            if data.get(key) is not None:
+                event[key] = data[key]
+        translated: str
+        if kind == "THINKING_START":
+            translated = "REASONING_START"
+            self._thinking_span = self._mint()
+            event["messageId"] = self._thinking_span
+            title = data.get("title")
+            if title is not None:
+                sink.report(
+                    "retired-field-dropped",
+                    f"THINKING_START.title {title!r} has no place in REASONING_START; dropped",
+                    event_index=index,
+                    line=line,
+                )
+        elif kind == "THINKING_END":
+            translated = "REASONING_END"
+            span = self._thinking_span or self._mint()
+            self._thinking_span = None
+            event["messageId"] = span
+        elif kind == "THINKING_TEXT_MESSAGE_START":
+            translated = "REASONING_MESSAGE_START"
+            self._thinking_message = self._mint()
+            event["messageId"] = self._thinking_message
+            event["role"] = "reasoning"
+        elif kind == "THINKING_TEXT_MESSAGE_CONTENT":
+            if self._thinking_message is None:
+                # Content with no start: a chunk opener keeps the text, the chunk layer
+                # brackets it.
+                translated = "REASONING_MESSAGE_CHUNK"
+                self._thinking_message = self._mint()
+            else:
+                translated = "REASONING_MESSAGE_CONTENT"
+            event["messageId"] = self._thinking_message
+            event["delta"] = data.get("delta")
+        else:  # THINKING_TEXT_MESSAGE_END
+            translated = "REASONING_MESSAGE_END"
+            message = self._thinking_message or self._mint()
+            self._thinking_message = None
+            event["messageId"] = message
+        sink.report(
+            "retired-event-translated",
+            f"retired {kind} translated to {translated}",
+            event_index=index,
+            line=line,
+            message_id=event["messageId"],
+        )
+        event["type"] = translated
+        return event
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def json_kind(value: object) -> str:
+    """How an error message names the JSON type of ``value``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
+
+
+def normalize_event(item: object) -> Event | None:
+    """Canonicalise one event on its own.
+
+    Returns None for an event type AG-UI 1.0 does not define. Raises
+    :class:`~agui_transcripts.EventDecodeError` for input that is not an event. Retired
+    ``THINKING_*`` events need their neighbours for ids; translate whole streams with
+    :class:`EventIntake` or :func:`~agui_transcripts.read_events`.
+    """
+    intake = EventIntake()
+    event = intake.normalize(item)
+    for diagnostic in intake.sink.diagnostics:
+        if diagnostic.severity == "error" and diagnostic.code in DECODE_CODES:
+            raise EventDecodeError(diagnostic)
+    return event

@@ -1,0 +1,375 @@
+"""Reading recorded or streamed AG-UI events: JSONL, SSE and JSON arrays, sync or async.
+
+:class:`EventReader` is the sans-I/O core: feed it bytes chunks, lines or event objects,
+and it returns canonical events (see :mod:`agui_transcripts.events`). It detects the
+format from the first non-blank line: ``{`` starts JSONL, ``[`` a JSON array, and a
+``data:``/``event:``/``id:``/``retry:`` field or a ``:`` comment starts SSE.
+
+:func:`read_events` and :func:`aread_events` are thin loops around it for paths, file
+objects, bytes, text, sync and async iterables and HTTP responses. They stream: a
+JSONL or SSE file is read line by line and never held whole in memory.
+
+Bad input never stops a lenient read: a line that is not JSON, a JSON value that is not
+an object, or an object without a ``type`` becomes an error-level diagnostic naming the
+line, and reading goes on. In strict mode it raises
+:class:`~agui_transcripts.EventDecodeError` instead.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any, Literal, Protocol, Union
+
+from ._codec import JSONDecodeError, loads
+from .diagnostics import Diagnostic, DiagnosticSink
+from .events import Event, EventIntake, json_kind
+from .sse import LineSplitter, SSEDecoder
+
+__all__ = [
+    "AsyncEventStream",
+    "EventReader",
+    "EventStream",
+    "Format",
+    "aread_events",
+    "read_events",
+]
+
+Format = Literal["auto", "jsonl", "sse", "json"]
+
+
+class HasIterBytes(Protocol):
+    """An HTTP response body that can be read in chunks (httpx, requests-like)."""
+
+    def iter_bytes(self) -> Iterable[bytes]: ...
+
+
+Source = Union[
+    str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[Any], HasIterBytes, Iterable[Any]
+]
+
+_SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\r", b"data\n", b"data")
+_READ_SIZE = 1 << 16
+
+
+class EventReader:
+    """Sans-I/O reader: raw input in, canonical events out, diagnostics in :attr:`sink`."""
+
+    __slots__ = (
+        "_array",
+        "_blank_before",
+        "_format",
+        "_line",
+        "_splitter_or_none",
+        "_sse",
+        "intake",
+        "sink",
+    )
+
+    def __init__(
+        self,
+        *,
+        format: Format = "auto",
+        strict: bool = False,
+        sink: DiagnosticSink | None = None,
+    ) -> None:
+        self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
+        self.intake = EventIntake(self.sink)
+        self._format: Format = format
+        self._line = 0
+        self._blank_before = 0
+        self._array: list[bytes] = []
+        self._sse: SSEDecoder | None = SSEDecoder() if format == "sse" else None
+        self._splitter_or_none: LineSplitter | None = None
+
+    @property
+    def format(self) -> Format:
+        """The detected format (``"auto"`` until the first non-blank line)."""
+        return self._format
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Everything reported so far, in stream order."""
+        return self.sink.diagnostics
+
+    def feed_item(self, item: object) -> list[Event]:
+        """Feed one already-decoded event (a dict, an SDK object, ...)."""
+        event = self.intake.normalize(item)
+        return [] if event is None else [event]
+
+    def feed_line(self, line: bytes | str) -> list[Event]:
+        """Feed one line of a log; its line end is optional."""
+        raw = line.encode("utf-8", "surrogateescape") if isinstance(line, str) else line
+        if self._format == "jsonl":
+            return self._jsonl(raw)
+        if self._format == "sse":
+            assert self._sse is not None
+            return self._sse_events(self._sse.feed_line(raw))
+        if self._format == "json":
+            self._array.append(raw)
+            return []
+        return self._detect(raw)
+
+    def feed_bytes(self, chunk: bytes) -> list[Event]:
+        """Feed a chunk of raw bytes (lines may span chunks)."""
+        splitter = self._splitter()
+        events: list[Event] = []
+        for line in splitter.feed(chunk):
+            events.extend(self.feed_line(line))
+        return events
+
+    def close(self) -> list[Event]:
+        """End of input: return what the last, unterminated parts complete."""
+        events: list[Event] = []
+        splitter = self._splitter_or_none
+        if splitter is not None:
+            for line in splitter.close():
+                events.extend(self.feed_line(line))
+        if self._sse is not None:
+            events.extend(self._sse_events(self._sse.close()))
+        if self._format == "json":
+            events.extend(self._json_array())
+        return events
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _splitter(self) -> LineSplitter:
+        splitter = self._splitter_or_none
+        if splitter is None:
+            splitter = self._splitter_or_none = LineSplitter()
+        return splitter
+
+    def _detect(self, raw: bytes) -> list[Event]:
+        if raw.startswith(b"\xef\xbb\xbf") and self._line == 0:
+            raw = raw[3:]
+        head = raw.lstrip()
+        if not head:
+            self._blank_before += 1
+            self._line += 1
+            return []
+        if head.startswith(b"["):
+            self._format = "json"
+            self._line += self._blank_before
+            self._array.append(raw)
+            return []
+        if head.startswith(_SSE_FIELDS) and not head.startswith(b"{"):
+            self._format = "sse"
+            self._sse = SSEDecoder()
+            for _ in range(self._blank_before):
+                self._sse.feed_line(b"")
+            return self._sse_events(self._sse.feed_line(raw))
+        self._format = "jsonl"
+        return self._jsonl(raw)
+
+    def _jsonl(self, raw: bytes) -> list[Event]:
+        self._line += 1
+        if not raw or raw.isspace():
+            return []
+        if b"\r" in raw.rstrip(b"\r\n"):
+            # CR-only line ends inside what a file split on LF as one line.
+            self._line -= 1
+            events: list[Event] = []
+            for part in raw.splitlines():
+                events.extend(self._jsonl(part))
+            return events
+        event = self.intake.normalize(raw, line=self._line)
+        return [] if event is None else [event]
+
+    def _sse_events(self, found: list[Any]) -> list[Event]:
+        events: list[Event] = []
+        intake = self.intake
+        for sse in found:
+            if not sse.data or sse.data.isspace():
+                continue
+            if sse.invalid_utf8:
+                self.sink.report(
+                    "invalid-utf8",
+                    "SSE event holds bytes that are not UTF-8; replaced with U+FFFD",
+                    event_index=intake.count,
+                    line=sse.line,
+                )
+            event = intake.normalize(sse.data, line=sse.line)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def _json_array(self) -> list[Event]:
+        document = b"\n".join(self._array)
+        self._array = []
+        start_line = self._line + 1
+        try:
+            value = loads(document)
+        except JSONDecodeError as exc:
+            self.sink.report(
+                "invalid-json",
+                f"the JSON array document is not valid JSON: {exc}",
+                event_index=self.intake.count,
+                line=start_line,
+            )
+            return []
+        if not isinstance(value, list):
+            self.sink.report(
+                "event-not-object",
+                "a document starting with '[' must be a JSON array of events",
+                event_index=self.intake.count,
+                line=start_line,
+            )
+            return []
+        events: list[Event] = []
+        for item in value:
+            if not isinstance(item, dict):
+                # Inside an array a string is a JSON string value, not JSON text.
+                self.sink.report(
+                    "event-not-object",
+                    f"expected a JSON object, got {json_kind(item)}",
+                    event_index=self.intake.count,
+                )
+                self.intake.count += 1
+                continue
+            event = self.intake.normalize(item)
+            if event is not None:
+                events.append(event)
+        return events
+
+
+# -- front ends --------------------------------------------------------------------------
+
+
+def _looks_like_content(text: str) -> bool:
+    if "\n" in text or "\r" in text:
+        return True
+    head = text.lstrip()
+    return head.startswith(("{", "[", "data:", ":"))
+
+
+class EventStream:
+    """The events of one source, read lazily; :attr:`diagnostics` fills as it is read.
+
+    Iterate it once. Reading a path again needs a new :func:`read_events` call.
+    """
+
+    def __init__(self, source: Source, *, format: Format = "auto", strict: bool = False) -> None:
+        self._source = source
+        self.reader = EventReader(format=format, strict=strict)
+        self._iterator: Iterator[Event] | None = None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What was reported while reading so far."""
+        return self.reader.diagnostics
+
+    @property
+    def format(self) -> Format:
+        """The detected format (``"auto"`` before the first non-blank line is read)."""
+        return self.reader.format
+
+    def __iter__(self) -> Iterator[Event]:
+        if self._iterator is None:
+            self._iterator = self._events()
+        return self._iterator
+
+    def _events(self) -> Iterator[Event]:
+        source: Any = self._source
+        reader = self.reader
+        if isinstance(source, str) and not _looks_like_content(source):
+            source = Path(source)
+        if isinstance(source, os.PathLike):
+            with open(source, "rb") as log:
+                for raw in log:
+                    yield from reader.feed_line(raw)
+        elif isinstance(source, (bytes, bytearray, memoryview)):
+            for raw in io.BytesIO(bytes(source)):
+                yield from reader.feed_line(raw)
+        elif isinstance(source, str):
+            for text in io.StringIO(source, newline=""):
+                yield from reader.feed_line(text)
+        elif hasattr(source, "read"):
+            for line in source:  # binary or text lines: both are accepted
+                yield from reader.feed_line(line)
+        elif hasattr(source, "iter_bytes"):
+            for chunk in source.iter_bytes():
+                yield from reader.feed_bytes(chunk)
+        elif isinstance(source, Iterable):
+            for item in source:
+                if isinstance(item, (bytes, bytearray, memoryview)):
+                    yield from reader.feed_bytes(bytes(item))
+                elif isinstance(item, str):
+                    yield from reader.feed_line(item)
+                else:
+                    yield from reader.feed_item(item)
+        else:
+            raise TypeError(
+                f"read_events() cannot read a {type(source).__name__}: pass a path, a file "
+                "object, bytes, text, or an iterable of lines, chunks or events"
+            )
+        yield from reader.close()
+
+
+def read_events(source: Source, *, format: Format = "auto", strict: bool = False) -> EventStream:
+    """Read canonical AG-UI events from a log or stream.
+
+    ``source`` is a path (``str`` or :class:`os.PathLike`), an open file (binary or
+    text), ``bytes``, the text of a log (a ``str`` holding a line end, or starting with
+    ``{``, ``[``, ``data:`` or ``:``), an HTTP response with ``iter_bytes()``, or an
+    iterable whose items are ``bytes`` chunks, ``str`` lines, or event objects.
+    ``format`` is detected unless given. Returns a lazy :class:`EventStream`.
+    """
+    return EventStream(source, format=format, strict=strict)
+
+
+class AsyncEventStream:
+    """The async counterpart of :class:`EventStream`."""
+
+    def __init__(self, source: Any, *, format: Format = "auto", strict: bool = False) -> None:
+        self._source = source
+        self.reader = EventReader(format=format, strict=strict)
+        self._iterator: AsyncIterator[Event] | None = None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What was reported while reading so far."""
+        return self.reader.diagnostics
+
+    @property
+    def format(self) -> Format:
+        """The detected format (``"auto"`` before the first non-blank line is read)."""
+        return self.reader.format
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        if self._iterator is None:
+            self._iterator = self._events()
+        return self._iterator
+
+    async def _events(self) -> AsyncIterator[Event]:
+        source = self._source
+        reader = self.reader
+        if hasattr(source, "aiter_bytes"):
+            source = source.aiter_bytes()
+        if not isinstance(source, AsyncIterable):
+            raise TypeError(
+                f"aread_events() needs an async iterable or a response with aiter_bytes(), "
+                f"not a {type(source).__name__}; use read_events() for sync sources"
+            )
+        async for item in source:
+            if isinstance(item, (bytes, bytearray, memoryview)):
+                events = reader.feed_bytes(bytes(item))
+            elif isinstance(item, str):
+                events = reader.feed_line(item)
+            else:
+                events = reader.feed_item(item)
+            for event in events:
+                yield event
+        for event in reader.close():
+            yield event
+
+
+def aread_events(source: Any, *, format: Format = "auto", strict: bool = False) -> AsyncEventStream:
+    """Read canonical events from an async source, as they arrive.
+
+    ``source`` is an async iterable of ``bytes`` chunks (``response.aiter_bytes()``),
+    of ``str`` lines (``response.aiter_lines()``), or of event objects; or an HTTP
+    response with ``aiter_bytes()``.
+    """
+    return AsyncEventStream(source, format=format, strict=strict)

@@ -1,0 +1,183 @@
+r"""Server-sent events, decoded without I/O.
+
+:class:`SSEDecoder` follows the WHATWG event-stream parsing rules that matter for AG-UI
+(rule W2): lines end in CRLF, LF or CR (a CRLF split across two chunks is one line end);
+a leading byte-order mark is skipped; ``data:`` with or without the space; several
+``data:`` lines of one event are joined with ``\\n``; comment lines (``: ping``) and the
+``event:``, ``id:`` and ``retry:`` fields do not produce data; a blank line dispatches the
+event. Unlike a browser, :meth:`SSEDecoder.close` also delivers a final event that lacks
+its blank line, because recorded logs are often cut that way.
+
+Why not a library: the maintained Python SSE parsers are tied to an HTTP client (httpx-sse
+decodes inside ``httpx``, and its decoder is private API), and the core of this package must
+run without one. Decoding is a small state machine; it lives here, fed from files, bytes,
+lines, or any sync or async HTTP body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["LineSplitter", "SSEDecoder", "SSEEvent"]
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class LineSplitter:
+    """Bytes chunks in, complete lines out (without their line ends).
+
+    Line ends are CRLF, LF or CR, as SSE defines them; a CR at the end of a chunk whose
+    LF arrives in the next chunk still counts once. Memory is bounded by the longest line.
+    """
+
+    __slots__ = ("_pending", "_skip_lf", "_started")
+
+    def __init__(self) -> None:
+        self._pending: list[bytes] = []
+        self._skip_lf = False
+        self._started = False
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """Return the lines that ``chunk`` completes."""
+        if not chunk:
+            return []
+        if not self._started:
+            self._started = True
+            if chunk.startswith(_BOM):
+                chunk = chunk[len(_BOM) :]
+        if self._skip_lf:
+            self._skip_lf = False
+            if chunk.startswith(b"\n"):
+                chunk = chunk[1:]
+        last = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
+        if last < 0:
+            if chunk:
+                self._pending.append(chunk)
+            return []
+        head = chunk[: last + 1]
+        rest = chunk[last + 1 :]
+        if self._pending:
+            self._pending.append(head)
+            head = b"".join(self._pending)
+            self._pending = []
+        if rest:
+            self._pending.append(rest)
+        else:
+            self._skip_lf = head.endswith(b"\r")
+        return head.splitlines()
+
+    def close(self) -> list[bytes]:
+        """Return the last line if the input did not end with a line end."""
+        if not self._pending:
+            return []
+        line = b"".join(self._pending)
+        self._pending = []
+        return [line]
+
+
+@dataclass(frozen=True, slots=True)
+class SSEEvent:
+    """One dispatched event: its joined ``data`` and where it started."""
+
+    data: str
+    line: int
+    event: str = ""
+    invalid_utf8: bool = False
+
+
+class SSEDecoder:
+    """Sans-I/O SSE decoder: feed bytes (:meth:`feed`) or lines (:meth:`feed_line`)."""
+
+    __slots__ = ("_data", "_event", "_invalid", "_line", "_splitter", "_start")
+
+    def __init__(self) -> None:
+        self._splitter = LineSplitter()
+        self._data: list[str] = []
+        self._event = ""
+        self._invalid = False
+        self._line = 0
+        self._start = 0
+
+    def feed(self, chunk: bytes) -> list[SSEEvent]:
+        """Feed raw bytes; return the events they complete."""
+        events: list[SSEEvent] = []
+        for line in self._splitter.feed(chunk):
+            event = self._take_line(line)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def feed_line(self, line: str | bytes) -> list[SSEEvent]:
+        """Feed one line (its line end optional); return the events it completes.
+
+        A line that still holds line ends inside (from a source that splits only on
+        LF) is split further, so the result may hold more than one event.
+        """
+        if isinstance(line, str):
+            if line.endswith("\r\n"):
+                line = line[:-2]
+            elif line.endswith(("\n", "\r")):
+                line = line[:-1]
+            if "\r" in line or "\n" in line:
+                parts = line.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+                return [e for e in map(self._take_line, parts) if e is not None]
+        else:
+            if line.endswith(b"\r\n"):
+                line = line[:-2]
+            elif line.endswith((b"\n", b"\r")):
+                line = line[:-1]
+            if b"\r" in line or b"\n" in line:
+                return [e for e in map(self._take_line, line.splitlines()) if e is not None]
+        event = self._take_line(line)
+        return [] if event is None else [event]
+
+    def _take_line(self, line: str | bytes) -> SSEEvent | None:
+        self._line += 1
+        if isinstance(line, (bytes, bytearray)):
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError:
+                text = line.decode("utf-8", "replace")
+                self._invalid = True
+        else:
+            text = line
+        if self._line == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        if not text:
+            return self._dispatch()
+        if text[0] == ":":
+            return None
+        field, colon, value = text.partition(":")
+        if colon and value[:1] == " ":
+            value = value[1:]
+        if field == "data":
+            if not self._data:
+                self._start = self._line
+            self._data.append(value)
+        elif field == "event":
+            self._event = value
+        # "id" and "retry" only matter for reconnection, which AG-UI does not use.
+        return None
+
+    def _dispatch(self) -> SSEEvent | None:
+        if not self._data:
+            self._event = ""
+            self._invalid = False
+            return None
+        event = SSEEvent("\n".join(self._data), self._start, self._event, self._invalid)
+        self._data = []
+        self._event = ""
+        self._invalid = False
+        return event
+
+    def close(self) -> list[SSEEvent]:
+        """End of input: flush a last unterminated line and a last undispatched event."""
+        events: list[SSEEvent] = []
+        for line in self._splitter.close():
+            event = self._take_line(line)
+            if event is not None:
+                events.append(event)
+        event = self._dispatch()
+        if event is not None:
+            events.append(event)
+        return events

@@ -1,0 +1,30 @@
+"""Importing the package must not import any framework (design decision 6)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+FRAMEWORKS = ("ragas", "langchain", "langchain_core", "httpx", "httpx_sse", "openai")
+
+
+def test_import_pulls_in_no_framework() -> None:
+    code = (
+        "import json, sys\n"
+        "import agui_transcripts\n"
+        f"frameworks = {FRAMEWORKS!r}\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in frameworks)\n"
+        "print(json.dumps(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert json.loads(result.stdout) == []
+
+
+def test_public_api_is_importable() -> None:
+    import agui_transcripts
+
+    for name in agui_transcripts.__all__:
+        assert hasattr(agui_transcripts, name), name
