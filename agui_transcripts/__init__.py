@@ -6,10 +6,21 @@ HTTP framework: adapters load theirs when called.
 
 from __future__ import annotations
 
-from .diagnostics import RULES, Diagnostic, EventDecodeError, ProtocolError, Rule, Severity
+from .chunks import ChunkNormalizer, normalize_all
+from .diagnostics import (
+    RULES,
+    Diagnostic,
+    DiagnosticSink,
+    EventDecodeError,
+    ProtocolError,
+    Rule,
+    Severity,
+)
 from .events import EVENT_TYPES, Event, EventIntake, normalize_event
+from .pipeline import ProtocolPipeline, check
 from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
 from .sse import SSEDecoder, SSEEvent
+from .verify import Verifier
 
 __version__ = "0.1.0.dev0"
 
@@ -17,19 +28,25 @@ __all__ = [
     "EVENT_TYPES",
     "RULES",
     "AsyncEventStream",
+    "ChunkNormalizer",
     "Diagnostic",
+    "DiagnosticSink",
     "Event",
     "EventDecodeError",
     "EventIntake",
     "EventReader",
     "EventStream",
     "ProtocolError",
+    "ProtocolPipeline",
     "Rule",
     "SSEDecoder",
     "SSEEvent",
     "Severity",
+    "Verifier",
     "__version__",
     "aread_events",
+    "check",
+    "normalize_all",
     "normalize_event",
     "read_events",
 ]

@@ -97,6 +97,7 @@ _NULL_GRANDFATHERED = {
     "RUN_FINISHED": frozenset({"outcome"}),
 }
 _NONE: frozenset[str] = frozenset()
+_KEEP_NULL = {"outcome": frozenset({"subagentRunId"})}
 
 # Every camelCase field name that appears in AG-UI 1.0 events and the structures they
 # carry (run input, messages, outcomes, interrupts, usage, content parts).
@@ -209,23 +210,26 @@ def _minted_id(counter: int) -> str:
     return f"00000000-0000-4000-8000-{counter:012x}"
 
 
-def _normalize_structure(value: Any) -> Any:
-    """Rename snake_case and alias keys and drop nulls, inside protocol structures only."""
+def _normalize_structure(value: Any, keep_null: frozenset[str] = frozenset()) -> Any:
+    """Rename snake_case and alias keys and drop nulls, inside protocol structures only.
+
+    Nulls named in ``keep_null`` stay, for the verifier to judge.
+    """
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         activity = value.get("role") == "activity"
         for key, item in value.items():
             renamed = _RENAMES.get(key) or key
-            if item is None or (renamed != key and renamed in value):
+            if (item is None and renamed not in keep_null) or (renamed != key and renamed in value):
                 continue  # null reads as absent; the 1.0 spelling wins over an alias
             key = renamed
             if key in _OPEN_KEYS or (activity and key == "content"):
                 out[key] = item
             else:
-                out[key] = _normalize_structure(item)
+                out[key] = _normalize_structure(item, keep_null)
         return out
     if isinstance(value, list):
-        return [_normalize_structure(item) for item in value]
+        return [_normalize_structure(item, keep_null) for item in value]
     return value
 
 
@@ -425,7 +429,9 @@ class EventIntake:
                     )
                 continue
             if nested and renamed in _NESTED_KEYS:
-                value = _normalize_structure(value)
+                # An interrupt's null attribution is rejected, never read as absent (V5);
+                # a snapshot message's is stripped (A6).
+                value = _normalize_structure(value, _KEEP_NULL.get(renamed, _NONE))
             event[renamed] = value
 
         if kind == "REASONING_MESSAGE_START":
@@ -537,6 +543,8 @@ def json_kind(value: object) -> str:
         return "a string"
     if isinstance(value, list):
         return "an array"
+    if isinstance(value, dict):
+        return "an object"
     return type(value).__name__
 
 

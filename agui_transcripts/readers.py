@@ -38,6 +38,8 @@ __all__ = [
 ]
 
 Format = Literal["auto", "jsonl", "sse", "json"]
+Indexed = tuple[int, Event]
+"""An event with its index: its 0-based position among the input's items."""
 
 
 class HasIterBytes(Protocol):
@@ -55,7 +57,11 @@ _READ_SIZE = 1 << 16
 
 
 class EventReader:
-    """Sans-I/O reader: raw input in, canonical events out, diagnostics in :attr:`sink`."""
+    """Sans-I/O reader: raw input in, ``(index, event)`` pairs out.
+
+    The index of an event is its 0-based position among the items of the input, bad ones
+    included: it is what diagnostics call ``event_index``. Diagnostics go to :attr:`sink`.
+    """
 
     __slots__ = (
         "_array",
@@ -94,12 +100,11 @@ class EventReader:
         """Everything reported so far, in stream order."""
         return self.sink.diagnostics
 
-    def feed_item(self, item: object) -> list[Event]:
+    def feed_item(self, item: object) -> list[Indexed]:
         """Feed one already-decoded event (a dict, an SDK object, ...)."""
-        event = self.intake.normalize(item)
-        return [] if event is None else [event]
+        return self._normalize(item, None)
 
-    def feed_line(self, line: bytes | str) -> list[Event]:
+    def feed_line(self, line: bytes | str) -> list[Indexed]:
         """Feed one line of a log; its line end is optional."""
         raw = line.encode("utf-8", "surrogateescape") if isinstance(line, str) else line
         if self._format == "jsonl":
@@ -112,17 +117,17 @@ class EventReader:
             return []
         return self._detect(raw)
 
-    def feed_bytes(self, chunk: bytes) -> list[Event]:
+    def feed_bytes(self, chunk: bytes) -> list[Indexed]:
         """Feed a chunk of raw bytes (lines may span chunks)."""
         splitter = self._splitter()
-        events: list[Event] = []
+        events: list[Indexed] = []
         for line in splitter.feed(chunk):
             events.extend(self.feed_line(line))
         return events
 
-    def close(self) -> list[Event]:
+    def close(self) -> list[Indexed]:
         """End of input: return what the last, unterminated parts complete."""
-        events: list[Event] = []
+        events: list[Indexed] = []
         splitter = self._splitter_or_none
         if splitter is not None:
             for line in splitter.close():
@@ -135,13 +140,18 @@ class EventReader:
 
     # -- internals ---------------------------------------------------------------------
 
+    def _normalize(self, item: object, line: int | None) -> list[Indexed]:
+        index = self.intake.count
+        event = self.intake.normalize(item, line=line)
+        return [] if event is None else [(index, event)]
+
     def _splitter(self) -> LineSplitter:
         splitter = self._splitter_or_none
         if splitter is None:
             splitter = self._splitter_or_none = LineSplitter()
         return splitter
 
-    def _detect(self, raw: bytes) -> list[Event]:
+    def _detect(self, raw: bytes) -> list[Indexed]:
         if raw.startswith(b"\xef\xbb\xbf") and self._line == 0:
             raw = raw[3:]
         head = raw.lstrip()
@@ -163,22 +173,21 @@ class EventReader:
         self._format = "jsonl"
         return self._jsonl(raw)
 
-    def _jsonl(self, raw: bytes) -> list[Event]:
+    def _jsonl(self, raw: bytes) -> list[Indexed]:
         self._line += 1
         if not raw or raw.isspace():
             return []
         if b"\r" in raw.rstrip(b"\r\n"):
             # CR-only line ends inside what a file split on LF as one line.
             self._line -= 1
-            events: list[Event] = []
+            events: list[Indexed] = []
             for part in raw.splitlines():
                 events.extend(self._jsonl(part))
             return events
-        event = self.intake.normalize(raw, line=self._line)
-        return [] if event is None else [event]
+        return self._normalize(raw, self._line)
 
-    def _sse_events(self, found: list[Any]) -> list[Event]:
-        events: list[Event] = []
+    def _sse_events(self, found: list[Any]) -> list[Indexed]:
+        events: list[Indexed] = []
         intake = self.intake
         for sse in found:
             if not sse.data or sse.data.isspace():
@@ -190,12 +199,10 @@ class EventReader:
                     event_index=intake.count,
                     line=sse.line,
                 )
-            event = intake.normalize(sse.data, line=sse.line)
-            if event is not None:
-                events.append(event)
+            events.extend(self._normalize(sse.data, sse.line))
         return events
 
-    def _json_array(self) -> list[Event]:
+    def _json_array(self) -> list[Indexed]:
         document = b"\n".join(self._array)
         self._array = []
         start_line = self._line + 1
@@ -217,7 +224,7 @@ class EventReader:
                 line=start_line,
             )
             return []
-        events: list[Event] = []
+        events: list[Indexed] = []
         for item in value:
             if not isinstance(item, dict):
                 # Inside an array a string is a JSON string value, not JSON text.
@@ -228,9 +235,7 @@ class EventReader:
                 )
                 self.intake.count += 1
                 continue
-            event = self.intake.normalize(item)
-            if event is not None:
-                events.append(event)
+            events.extend(self._normalize(item, None))
         return events
 
 
@@ -253,7 +258,7 @@ class EventStream:
     def __init__(self, source: Source, *, format: Format = "auto", strict: bool = False) -> None:
         self._source = source
         self.reader = EventReader(format=format, strict=strict)
-        self._iterator: Iterator[Event] | None = None
+        self._iterator: Iterator[Indexed] | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -266,11 +271,16 @@ class EventStream:
         return self.reader.format
 
     def __iter__(self) -> Iterator[Event]:
+        for _, event in self.indexed():
+            yield event
+
+    def indexed(self) -> Iterator[Indexed]:
+        """The events with their indices (see :class:`EventReader`)."""
         if self._iterator is None:
             self._iterator = self._events()
         return self._iterator
 
-    def _events(self) -> Iterator[Event]:
+    def _events(self) -> Iterator[Indexed]:
         source: Any = self._source
         reader = self.reader
         if isinstance(source, str) and not _looks_like_content(source):
@@ -325,7 +335,7 @@ class AsyncEventStream:
     def __init__(self, source: Any, *, format: Format = "auto", strict: bool = False) -> None:
         self._source = source
         self.reader = EventReader(format=format, strict=strict)
-        self._iterator: AsyncIterator[Event] | None = None
+        self._iterator: AsyncIterator[Indexed] | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -337,12 +347,17 @@ class AsyncEventStream:
         """The detected format (``"auto"`` before the first non-blank line is read)."""
         return self.reader.format
 
-    def __aiter__(self) -> AsyncIterator[Event]:
+    async def __aiter__(self) -> AsyncIterator[Event]:
+        async for _, event in self.indexed():
+            yield event
+
+    def indexed(self) -> AsyncIterator[Indexed]:
+        """The events with their indices (see :class:`EventReader`)."""
         if self._iterator is None:
             self._iterator = self._events()
         return self._iterator
 
-    async def _events(self) -> AsyncIterator[Event]:
+    async def _events(self) -> AsyncIterator[Indexed]:
         source = self._source
         reader = self.reader
         if hasattr(source, "aiter_bytes"):
@@ -359,10 +374,10 @@ class AsyncEventStream:
                 events = reader.feed_line(item)
             else:
                 events = reader.feed_item(item)
-            for event in events:
-                yield event
-        for event in reader.close():
-            yield event
+            for pair in events:
+                yield pair
+        for pair in reader.close():
+            yield pair
 
 
 def aread_events(source: Any, *, format: Format = "auto", strict: bool = False) -> AsyncEventStream:

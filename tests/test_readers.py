@@ -202,8 +202,18 @@ def test_event_reader_is_sans_io() -> None:
     for chunk in chunks(SSE.encode(), 7):
         out += reader.feed_bytes(chunk)
     out += reader.close()
-    assert out == EVENTS
+    assert out == list(enumerate(EVENTS))
     assert reader.format == "sse"
+
+
+def test_indices_count_bad_items_too() -> None:
+    stream = read_events(BAD_JSONL)
+    assert [(index, event["type"]) for index, event in stream.indexed()] == [
+        (0, "RUN_STARTED"),
+        (4, "TEXT_MESSAGE_CHUNK"),
+        (5, "RUN_FINISHED"),
+    ]
+    assert [d.event_index for d in stream.diagnostics] == [1, 2, 3]
 
 
 async def agen(items: list[Any]) -> AsyncIterator[Any]:
