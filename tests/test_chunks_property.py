@@ -10,6 +10,7 @@ and content, in the same order, and the verifier must find nothing wrong.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from agui_transcripts import check, normalize_all
 
 Event = dict[str, Any]
+Draw = Callable[..., Any]
 
 KINDS = ("text", "tool", "reasoning")
 ID_KEY = {"text": "messageId", "tool": "toolCallId", "reasoning": "messageId"}
@@ -78,7 +80,7 @@ def tagged(event: Event, owner: str | None, tag: bool = True) -> Event:
     return event
 
 
-def triad(item: Item, draw: st.DrawFn) -> list[Event]:
+def triad(item: Item, draw: Draw) -> list[Event]:
     start, content, end, _ = TYPES[item.kind]
     key = ID_KEY[item.kind]
     head: Event = {"type": start, key: item.id, **item.fields}
@@ -91,7 +93,7 @@ def triad(item: Item, draw: st.DrawFn) -> list[Event]:
     return events
 
 
-def chunks(item: Item, draw: st.DrawFn) -> list[Event]:
+def chunks(item: Item, draw: Draw) -> list[Event]:
     chunk_type = TYPES[item.kind][3]
     key = ID_KEY[item.kind]
     opener: Event = {"type": chunk_type, key: item.id}
