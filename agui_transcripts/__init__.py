@@ -7,6 +7,7 @@ HTTP framework: adapters load theirs when called.
 from __future__ import annotations
 
 from .chunks import ChunkNormalizer, normalize_all
+from .collector import Collector, afold, fold
 from .diagnostics import (
     RULES,
     Diagnostic,
@@ -16,19 +17,38 @@ from .diagnostics import (
     Rule,
     Severity,
 )
-from .events import EVENT_TYPES, Event, EventIntake, normalize_event
+from .events import EVENT_TYPES, Event, EventIntake, normalize_event, normalize_run_input
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    ReasoningMessage,
+    RunRecord,
+    SystemMessage,
+    ToolCall,
+    ToolCallRecord,
+    ToolMessage,
+    Transcript,
+    UserMessage,
+)
 from .pipeline import ProtocolPipeline, check
 from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
 from .sse import SSEDecoder, SSEEvent
 from .verify import Verifier
+from .wire import message_from_dict, messages_from_dicts
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "EVENT_TYPES",
     "RULES",
+    "ActivityMessage",
+    "AssistantMessage",
     "AsyncEventStream",
     "ChunkNormalizer",
+    "Collector",
+    "DeveloperMessage",
     "Diagnostic",
     "DiagnosticSink",
     "Event",
@@ -36,17 +56,31 @@ __all__ = [
     "EventIntake",
     "EventReader",
     "EventStream",
+    "Message",
     "ProtocolError",
     "ProtocolPipeline",
+    "ReasoningMessage",
     "Rule",
+    "RunRecord",
     "SSEDecoder",
     "SSEEvent",
     "Severity",
+    "SystemMessage",
+    "ToolCall",
+    "ToolCallRecord",
+    "ToolMessage",
+    "Transcript",
+    "UserMessage",
     "Verifier",
     "__version__",
+    "afold",
     "aread_events",
     "check",
+    "fold",
+    "message_from_dict",
+    "messages_from_dicts",
     "normalize_all",
     "normalize_event",
+    "normalize_run_input",
     "read_events",
 ]

@@ -212,7 +212,8 @@ class ChunkNormalizer:
         noun = _NOUN[stream.kind]
         self.sink.report(
             "chunk-spelling-mixed",
-            f"Cannot send '{kind}': No active {noun} found with ID '{stream.id}': it is being "
+            f"Cannot send '{kind}' event: No active {noun} found with ID '{stream.id}': it is "
+            "being "
             f"sent as {_CHUNK_NAME[stream.kind]} events, and the two spellings do not mix "
             "(the explicit event is applied to the chunked item)",
             event_index=index,

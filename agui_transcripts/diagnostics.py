@@ -108,6 +108,32 @@ RULES: dict[str, Rule] = _table(
     Rule("unknown-outcome", "warning", "an outcome type AG-UI 1.0 does not define", "T7"),
     Rule("run-truncated", "warning", "the stream ended inside a run", "V20"),
     Rule("protocol-version", "warning", "a protocolVersion newer or not understood", "W5"),
+    # Application (layer 4).
+    Rule(
+        "activity-id-collision", "warning", "a text or reasoning event aimed at an activity", "A1"
+    ),
+    Rule("message-opened-for-content", "warning", "content for a message never started", "A2"),
+    Rule("content-parts-replaced", "warning", "streamed text replaced a message's parts", "A2"),
+    Rule("tool-parent-not-assistant", "warning", "a call whose parent is not an assistant", "A3"),
+    Rule("tool-call-renamed", "warning", "a second TOOL_CALL_START with another name", "A3"),
+    Rule("tool-call-replayed", "info", "a call streamed again identically (resume replay)", "I14"),
+    Rule("tool-call-redeclared", "warning", "a call streamed again with other arguments", "A3"),
+    Rule("tool-args-recovered", "warning", "arguments recovered from rawEvent", "A4"),
+    Rule("tool-arguments-invalid", "warning", "tool call arguments that are not JSON", "A4"),
+    Rule("tool-arguments-concatenated", "warning", "several JSON values in one call", "A4"),
+    Rule("orphan-arguments", "warning", "arguments for a call never started", "V8"),
+    Rule("result-before-call", "warning", "a result that arrived before its call", "A5"),
+    Rule("result-replayed", "info", "a result streamed again identically", "I14"),
+    Rule("duplicate-message-id", "warning", "a result reusing another message's id", "A5"),
+    Rule("orphan-result", "warning", "a result whose call never appeared", "A5"),
+    Rule("snapshot-message-invalid", "warning", "a history message that cannot be read", "A6"),
+    Rule("unknown-content-part", "warning", "a content part AG-UI 1.0 does not define", "V19"),
+    Rule("legacy-content-part", "info", "a retired 'binary' content part upgraded", "P8"),
+    Rule("activity-target-missing", "info", "ACTIVITY_DELTA for an unknown message", "A10"),
+    Rule("activity-target-invalid", "warning", "ACTIVITY_DELTA for a non-activity message", "A10"),
+    Rule("patch-op-dropped", "warning", "a JSON Patch operation outside RFC 6902", "A14"),
+    Rule("patch-failed", "warning", "a JSON Patch that does not apply; nothing applied", "A14"),
+    Rule("encrypted-value-unknown-entity", "info", "an encrypted value for an unknown id", "A8"),
 )
 
 

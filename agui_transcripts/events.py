@@ -29,7 +29,7 @@ from typing import Any
 from ._codec import JSONDecodeError, loads
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 
-__all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event"]
+__all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event", "normalize_run_input"]
 
 Event = dict[str, Any]
 """A canonical event: the AG-UI wire dict (camelCase keys, ``type`` a plain string)."""
@@ -562,3 +562,17 @@ def normalize_event(item: object) -> Event | None:
         if diagnostic.severity == "error" and diagnostic.code in DECODE_CODES:
             raise EventDecodeError(diagnostic)
     return event
+
+
+def normalize_run_input(run_input: object) -> dict[str, Any]:
+    """A ``RunAgentInput`` (SDK object, or dict in either key spelling) as a wire dict."""
+    if isinstance(run_input, Mapping):
+        data: Any = run_input
+    elif callable(getattr(run_input, "model_dump", None)):
+        data = run_input.model_dump(by_alias=True, mode="json")  # type: ignore[attr-defined]
+    else:
+        raise TypeError(
+            f"run_input must be a RunAgentInput or a dict, not {type(run_input).__name__}"
+        )
+    normalized: dict[str, Any] = _normalize_structure(data)
+    return normalized

@@ -518,8 +518,8 @@ class Verifier:
         if item_id in open_set:
             self._report(
                 code,
-                f"A {noun} with ID '{item_id}' is already in progress. Close it before "
-                "starting it again.",
+                f"Cannot send '{event['type']}' event: A {noun} with ID '{item_id}' is "
+                "already in progress. Close it before starting it again.",
             )
             return
         self._check_owner(event, owners, item_id, noun)
@@ -542,7 +542,7 @@ class Verifier:
         if item_id not in open_set:
             self._report(
                 code,
-                f"Cannot send '{event['type']}': No active {noun} found with ID '{item_id}'. "
+                f"Cannot send '{event['type']}' event: No active {noun} found with ID '{item_id}'. "
                 f"Start it first.",
             )
             return

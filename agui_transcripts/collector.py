@@ -1,0 +1,149 @@
+"""The fold: one sans-I/O state machine from input items to a :class:`Transcript`.
+
+:class:`Collector` chains the layers (intake, chunk expansion, verification,
+application) over one shared diagnostic sink. :func:`fold` and :func:`afold` drive it
+over whole sync or async sources; the CLI, the readers and the endpoint runner all use
+the same machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, Iterable
+from typing import Any
+
+from .diagnostics import Diagnostic, DiagnosticSink
+from .events import Event, normalize_run_input
+from .model import Transcript
+from .pipeline import ProtocolPipeline
+from .readers import AsyncEventStream, EventStream, Source, aread_events, read_events
+from .reduce import Reducer
+
+__all__ = ["Collector", "afold", "fold"]
+
+RunInput = Any
+"""A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
+
+
+def _run_inputs(run_input: RunInput | list[RunInput] | None) -> list[dict[str, Any]]:
+    if run_input is None:
+        return []
+    items = run_input if isinstance(run_input, (list, tuple)) else [run_input]
+    return [normalize_run_input(item) for item in items]
+
+
+class Collector:
+    """Folds AG-UI events into a transcript, one event at a time (sans-I/O).
+
+    ``feed`` accepts any form of event :func:`read_events` understands (SDK objects,
+    wire dicts, JSON text); read :attr:`transcript` at any time; :meth:`close` at end of
+    input settles truncated runs and returns the final transcript. ``run_input`` (one
+    ``RunAgentInput`` or a list, one per run) seeds the history and records each run's
+    client tools.
+    """
+
+    def __init__(
+        self,
+        *,
+        run_input: RunInput | list[RunInput] | None = None,
+        strict: bool = False,
+        sink: DiagnosticSink | None = None,
+    ) -> None:
+        self._run_input = run_input
+        self._strict = strict
+        self._setup(sink)
+
+    def _setup(self, sink: DiagnosticSink | None) -> None:
+        self.sink = sink if sink is not None else DiagnosticSink(strict=self._strict)
+        self._pipeline = ProtocolPipeline(sink=self.sink)
+        self._reducer = Reducer(self.sink, run_inputs=_run_inputs(self._run_input))
+        self._closed = False
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Everything reported so far, in stream order."""
+        return self.sink.diagnostics
+
+    def feed(self, item: object) -> None:
+        """Fold one event (any accepted form)."""
+        intake = self._pipeline.intake
+        index = intake.count
+        event = intake.normalize(item)
+        if event is not None:
+            self.feed_canonical(event, index)
+
+    def feed_canonical(self, event: Event, index: int | None = None) -> None:
+        """Fold one event already in canonical form (what :func:`read_events` yields)."""
+        apply = self._reducer.apply
+        for explicit in self._pipeline.feed_canonical(event, index):
+            apply(explicit, index)
+
+    def close(self) -> Transcript:
+        """End of input: close owed chunk streams, settle the last run, return the result."""
+        if not self._closed:
+            self._closed = True
+            for explicit in self._pipeline.close():
+                self._reducer.apply(explicit, None)
+            self._reducer.close()
+        return self.transcript
+
+    def clear(self) -> None:
+        """Forget everything and start over (same options)."""
+        self._setup(None)
+
+    @property
+    def transcript(self) -> Transcript:
+        """The transcript as it stands now."""
+        reducer = self._reducer
+        return Transcript(
+            messages=reducer.messages,
+            runs=list(reducer.runs),
+            tool_calls=dict(reducer.tool_calls),
+            state=reducer.state,
+            diagnostics=list(self.sink.diagnostics),
+        )
+
+
+def _adopt(collector: Collector, stream: EventStream | AsyncEventStream, strict: bool) -> None:
+    """Share the reader's intake and sink, so indices and diagnostics are one sequence."""
+    stream.reader.sink.strict = strict
+    collector._setup(stream.reader.sink)
+    collector._pipeline.intake = stream.reader.intake
+
+
+def fold(
+    events: Source | EventStream | Iterable[object],
+    *,
+    run_input: RunInput | list[RunInput] | None = None,
+    strict: bool = False,
+) -> Transcript:
+    """Fold a whole stream into its transcript.
+
+    ``events`` is anything :func:`read_events` reads (a path, bytes, text, a file, an
+    iterable of SDK objects or wire dicts) or a stream it returned. Lenient by default:
+    every repair is a diagnostic on the transcript. ``strict=True`` raises
+    :class:`~agui_transcripts.ProtocolError` where the reference client would reject
+    the stream.
+    """
+    stream = events if isinstance(events, EventStream) else read_events(events, strict=strict)
+    collector = Collector(run_input=run_input, strict=strict)
+    _adopt(collector, stream, strict)
+    feed = collector.feed_canonical
+    for index, event in stream.indexed():
+        feed(event, index)
+    return collector.close()
+
+
+async def afold(
+    events: AsyncIterable[Any] | AsyncEventStream | Any,
+    *,
+    run_input: RunInput | list[RunInput] | None = None,
+    strict: bool = False,
+) -> Transcript:
+    """Fold an async stream (an async iterable of events, lines or bytes, or a response)."""
+    stream = events if isinstance(events, AsyncEventStream) else aread_events(events, strict=strict)
+    collector = Collector(run_input=run_input, strict=strict)
+    _adopt(collector, stream, strict)
+    feed = collector.feed_canonical
+    async for index, event in stream.indexed():
+        feed(event, index)
+    return collector.close()

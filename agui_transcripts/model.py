@@ -1,0 +1,650 @@
+"""The transcript model: AG-UI 1.0 messages, tool calls, runs, and the transcript itself.
+
+Messages are this library's own classes, not ``ag_ui.core`` models, so the full AG-UI
+1.0 transcript is available whichever ag-ui-protocol version is installed (design
+decision 1). Each serialises with :meth:`Message.to_dict` to the AG-UI wire form
+(camelCase keys, optional fields omitted), which validates as an ``ag_ui.core`` 1.0
+``Message``.
+
+Text arrives as many small deltas; messages keep them in a list and join once when the
+content is read, so folding stays linear however long a message grows.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from .diagnostics import Diagnostic
+
+__all__ = [
+    "ActivityMessage",
+    "AssistantMessage",
+    "DeveloperMessage",
+    "Message",
+    "ReasoningMessage",
+    "RunOutcome",
+    "RunRecord",
+    "SystemMessage",
+    "TextSegment",
+    "ToolCall",
+    "ToolCallRecord",
+    "ToolMessage",
+    "Transcript",
+    "UserMessage",
+]
+
+JSONObject = dict[str, Any]
+ContentPart = dict[str, Any]
+
+
+class _Text:
+    """Text built from deltas: appended in O(1), joined once when read."""
+
+    __slots__ = ("_chunks",)
+
+    def __init__(self, text: str = "") -> None:
+        self._chunks: list[str] = [text] if text else []
+
+    def append(self, delta: str) -> None:
+        self._chunks.append(delta)
+
+    @property
+    def text(self) -> str:
+        chunks = self._chunks
+        if len(chunks) == 1:
+            return chunks[0]
+        joined = "".join(chunks)
+        self._chunks = [joined] if joined else []
+        return joined
+
+    def __bool__(self) -> bool:
+        return any(self._chunks)
+
+
+def _merge_metadata(current: JSONObject | None, incoming: object) -> JSONObject | None:
+    """Shallow, last write wins per key (rule A15); arrays are replaced, not merged."""
+    if not isinstance(incoming, dict):
+        return current
+    if current is None:
+        return dict(incoming)
+    current.update(incoming)
+    return current
+
+
+class ToolCall:
+    """One call in an assistant message: ``{id, type: "function", function: {name, arguments}}``.
+
+    ``arguments`` is the raw text exactly as streamed, even when it is not JSON (A4).
+    """
+
+    __slots__ = ("_arguments", "encrypted_value", "encrypted_value_type", "id", "metadata", "name")
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        arguments: str = "",
+        *,
+        encrypted_value: str | None = None,
+        metadata: JSONObject | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self._arguments = _Text(arguments)
+        self.encrypted_value = encrypted_value
+        self.encrypted_value_type: str | None = None
+        self.metadata = metadata
+
+    @property
+    def arguments(self) -> str:
+        """The raw argument text."""
+        return self._arguments.text
+
+    @arguments.setter
+    def arguments(self, value: str) -> None:
+        self._arguments = _Text(value)
+
+    def append_arguments(self, delta: str) -> None:
+        """Append one streamed argument delta."""
+        self._arguments.append(delta)
+
+    def merge_metadata(self, incoming: object) -> None:
+        """Merge event metadata into the call (A15)."""
+        self.metadata = _merge_metadata(self.metadata, incoming)
+
+    def to_dict(self) -> JSONObject:
+        """The AG-UI wire form."""
+        out: JSONObject = {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+        if self.encrypted_value is not None:
+            out["encryptedValue"] = self.encrypted_value
+        if self.encrypted_value_type is not None:
+            out["encryptedValueType"] = self.encrypted_value_type
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        return out
+
+    def __repr__(self) -> str:
+        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={self.arguments!r})"
+
+
+class Message:
+    """Fields every AG-UI 1.0 message has; subclasses add their role's own."""
+
+    __slots__ = (
+        "encrypted_value",
+        "encrypted_value_type",
+        "extra",
+        "id",
+        "metadata",
+        "name",
+        "seq",
+        "subagent_run_id",
+    )
+    role: ClassVar[str]
+
+    def __init__(
+        self,
+        id: str,
+        *,
+        name: str | None = None,
+        subagent_run_id: str | None = None,
+        metadata: JSONObject | None = None,
+        encrypted_value: str | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.subagent_run_id = subagent_run_id
+        self.metadata = metadata
+        self.encrypted_value = encrypted_value
+        self.encrypted_value_type: str | None = None
+        #: Fields the message arrived with that AG-UI 1.0 does not define.
+        self.extra: JSONObject = {}
+        #: Index of the event that created the message (-1 for seeded history).
+        self.seq = -1
+
+    def merge_metadata(self, incoming: object) -> None:
+        """Merge event metadata into the message (A15)."""
+        self.metadata = _merge_metadata(self.metadata, incoming)
+
+    def _head(self) -> JSONObject:
+        return {"id": self.id, "role": self.role}
+
+    def _tail(self, out: JSONObject) -> JSONObject:
+        if self.name is not None:
+            out["name"] = self.name
+        if self.encrypted_value is not None:
+            out["encryptedValue"] = self.encrypted_value
+        if self.encrypted_value_type is not None:
+            out["encryptedValueType"] = self.encrypted_value_type
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        if self.subagent_run_id is not None:
+            out["subagentRunId"] = self.subagent_run_id
+        return out
+
+    def to_dict(self) -> JSONObject:
+        """The AG-UI wire form: camelCase keys, absent fields omitted."""
+        return self._tail(self._head())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "role")
+        return f"{type(self).__name__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Message)
+            and type(other) is type(self)
+            and self.to_dict() == other.to_dict()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _TextMessage(Message):
+    """A message whose content is text built from deltas (or, for users, content parts)."""
+
+    __slots__ = ("_content", "_parts")
+
+    def __init__(self, id: str, content: str | list[ContentPart] = "", **fields: Any) -> None:
+        super().__init__(id, **fields)
+        self._parts: list[ContentPart] | None = None
+        self._content = _Text()
+        self.content = content
+
+    @property
+    def content(self) -> str | list[ContentPart]:
+        """The text, or the list of content parts a user message was sent with."""
+        return self._parts if self._parts is not None else self._content.text
+
+    @content.setter
+    def content(self, value: str | list[ContentPart]) -> None:
+        if isinstance(value, list):
+            self._parts = value
+            self._content = _Text()
+        else:
+            self._parts = None
+            self._content = _Text(value)
+
+    @property
+    def text(self) -> str:
+        """The content as plain text (text parts joined with newlines)."""
+        if self._parts is None:
+            return self._content.text
+        return "\n".join(str(p.get("text", "")) for p in self._parts if p.get("type") == "text")
+
+    def append(self, delta: str) -> None:
+        """Append a streamed delta (content parts become plain text first, as in TS)."""
+        if self._parts is not None:
+            self._parts = None
+        self._content.append(delta)
+
+    def to_dict(self) -> JSONObject:
+        out = self._head()
+        out["content"] = self.content
+        return self._tail(out)
+
+
+class DeveloperMessage(_TextMessage):
+    """A developer instruction."""
+
+    __slots__ = ()
+    role = "developer"
+
+
+class SystemMessage(_TextMessage):
+    """A system prompt."""
+
+    __slots__ = ()
+    role = "system"
+
+
+class UserMessage(_TextMessage):
+    """A user turn: text, or a list of content parts (text, image, audio, video, document)."""
+
+    __slots__ = ()
+    role = "user"
+
+
+class ReasoningMessage(_TextMessage):
+    """Reasoning the agent made visible; ``encrypted_value`` holds the opaque form (A8)."""
+
+    __slots__ = ()
+    role = "reasoning"
+
+
+@dataclass(slots=True)
+class TextSegment:
+    """A stretch of an assistant message's text, in arrival order among its tool calls.
+
+    The reducer joins all segments into ``content`` as the reference client does; the
+    projection uses the segments to keep text that arrived after a tool result after it.
+    """
+
+    seq: int
+    epoch: int
+    _text: _Text = field(default_factory=_Text)
+
+    @property
+    def text(self) -> str:
+        """The segment's text."""
+        return self._text.text
+
+
+class AssistantMessage(Message):
+    """An assistant turn: optional text and optional tool calls.
+
+    ``content`` is None when the message never had text (a message created by a tool
+    call, A3); ``tool_calls`` is None when it never had calls. ``segments`` keeps the
+    text stretches and calls in the order they arrived.
+    """
+
+    __slots__ = ("_has_content", "segments", "tool_calls")
+    role = "assistant"
+
+    def __init__(
+        self,
+        id: str,
+        content: str | None = None,
+        tool_calls: list[ToolCall] | None = None,
+        **fields: Any,
+    ) -> None:
+        super().__init__(id, **fields)
+        self.tool_calls = tool_calls
+        self.segments: list[TextSegment | ToolCall] = list(tool_calls or ())
+        self._has_content = content is not None
+        if content:
+            segment = TextSegment(seq=-1, epoch=-1)
+            segment._text.append(content)
+            self.segments.insert(0, segment)
+
+    @property
+    def content(self) -> str | None:
+        """The text of all segments joined, or None if the message never had text."""
+        if not self._has_content:
+            return None
+        return "".join(s.text for s in self.segments if isinstance(s, TextSegment))
+
+    @content.setter
+    def content(self, value: str | None) -> None:
+        self.segments = [s for s in self.segments if not isinstance(s, TextSegment)]
+        self._has_content = value is not None
+        if value:
+            segment = TextSegment(seq=-1, epoch=-1)
+            segment._text.append(value)
+            self.segments.insert(0, segment)
+
+    @property
+    def text(self) -> str:
+        """The content, or "" when there is none."""
+        return self.content or ""
+
+    def open_text(self) -> None:
+        """Mark the message as having (possibly empty) text content."""
+        self._has_content = True
+
+    def append(self, delta: str, *, seq: int = -1, epoch: int = -1) -> None:
+        """Append streamed text, starting a new segment after a call or a result."""
+        self._has_content = True
+        last = self.segments[-1] if self.segments else None
+        if isinstance(last, TextSegment) and last.epoch == epoch:
+            last._text.append(delta)
+            return
+        segment = TextSegment(seq=seq, epoch=epoch)
+        segment._text.append(delta)
+        self.segments.append(segment)
+
+    def add_tool_call(self, call: ToolCall) -> None:
+        """Attach a call (A3)."""
+        if self.tool_calls is None:
+            self.tool_calls = []
+        self.tool_calls.append(call)
+        self.segments.append(call)
+
+    def to_dict(self) -> JSONObject:
+        out = self._head()
+        content = self.content
+        if content is not None:
+            out["content"] = content
+        if self.tool_calls is not None:
+            out["toolCalls"] = [call.to_dict() for call in self.tool_calls]
+        return self._tail(out)
+
+
+class ToolMessage(Message):
+    """A tool result: text or content parts, optionally an ``error``."""
+
+    __slots__ = ("_content", "_parts", "error", "tool_call_id")
+    role = "tool"
+
+    def __init__(
+        self,
+        id: str,
+        tool_call_id: str,
+        content: str | list[ContentPart] = "",
+        *,
+        error: str | None = None,
+        **fields: Any,
+    ) -> None:
+        super().__init__(id, **fields)
+        self.tool_call_id = tool_call_id
+        self.error = error
+        self._parts: list[ContentPart] | None = content if isinstance(content, list) else None
+        self._content = _Text(content if isinstance(content, str) else "")
+
+    @property
+    def content(self) -> str | list[ContentPart]:
+        """The result: text, or the content parts it was sent with."""
+        return self._parts if self._parts is not None else self._content.text
+
+    @content.setter
+    def content(self, value: str | list[ContentPart]) -> None:
+        self._parts = value if isinstance(value, list) else None
+        self._content = _Text(value if isinstance(value, str) else "")
+
+    @property
+    def text(self) -> str:
+        """The result as plain text (text parts joined with newlines)."""
+        if self._parts is None:
+            return self._content.text
+        return "\n".join(str(p.get("text", "")) for p in self._parts if p.get("type") == "text")
+
+    def append(self, delta: str) -> None:
+        """Append a streamed delta (TEXT_MESSAGE_CONTENT aimed at a tool message)."""
+        self._parts = None
+        self._content.append(delta)
+
+    def to_dict(self) -> JSONObject:
+        out = self._head()
+        out["content"] = self.content
+        out["toolCallId"] = self.tool_call_id
+        if self.error is not None:
+            out["error"] = self.error
+        return self._tail(out)
+
+
+class ActivityMessage(Message):
+    """A frontend-only activity (A9, A10): a typed JSON object, never sent to the agent."""
+
+    __slots__ = ("activity_type", "content")
+    role = "activity"
+
+    def __init__(self, id: str, activity_type: str, content: JSONObject, **fields: Any) -> None:
+        super().__init__(id, **fields)
+        self.activity_type = activity_type
+        self.content = content
+
+    @property
+    def text(self) -> str:
+        """Activities carry no text."""
+        return ""
+
+    def to_dict(self) -> JSONObject:
+        out = self._head()
+        out["activityType"] = self.activity_type
+        out["content"] = self.content
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        if self.subagent_run_id is not None:
+            out["subagentRunId"] = self.subagent_run_id
+        return out
+
+
+MESSAGE_CLASSES: dict[str, type[Message]] = {
+    cls.role: cls
+    for cls in (
+        DeveloperMessage,
+        SystemMessage,
+        UserMessage,
+        AssistantMessage,
+        ToolMessage,
+        ReasoningMessage,
+        ActivityMessage,
+    )
+}
+
+RunOutcome = Literal["success", "interrupt", "cancelled", "error", "truncated"]
+
+
+@dataclass(slots=True, eq=False)
+class RunRecord:
+    """One run of the stream: what started it and how it ended.
+
+    ``outcome`` is None while the run is in progress; ``truncated`` when the input ended
+    inside it (never reported as success, rule V20). ``announced`` is False for a run the
+    stream never started with RUN_STARTED (events before the first one, or after a
+    terminal event).
+    """
+
+    index: int
+    thread_id: str | None = None
+    run_id: str | None = None
+    parent_run_id: str | None = None
+    protocol_version: str | None = None
+    announced: bool = True
+    outcome: RunOutcome | None = None
+    result: Any = None
+    error_message: str | None = None
+    error_code: str | None = None
+    failed_late: bool = False
+    interrupts: list[JSONObject] = field(default_factory=list)
+    usage: Any = None
+    pending_tool_call_ids: list[str] = field(default_factory=list)
+    #: Tools advertised by the client for this run (RunAgentInput.tools): client-owned.
+    tools: list[JSONObject] | None = None
+    #: The run input, when known (RUN_STARTED.input or the run_input given to fold).
+    input: JSONObject | None = None
+    first_event_index: int | None = None
+    last_event_index: int | None = None
+
+    @property
+    def tool_names(self) -> frozenset[str]:
+        """Names of the client tools advertised for this run."""
+        return frozenset(
+            t["name"]
+            for t in self.tools or ()
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+        )
+
+    def to_dict(self) -> JSONObject:
+        """A plain summary (outcome-centric), for logs and JSON output."""
+        out: JSONObject = {
+            "threadId": self.thread_id,
+            "runId": self.run_id,
+            "outcome": self.outcome,
+        }
+        if self.outcome in ("success", None) and self.pending_tool_call_ids:
+            out["pendingToolCallIds"] = list(self.pending_tool_call_ids)
+        if self.interrupts:
+            out["interrupts"] = self.interrupts
+        if self.error_message is not None:
+            out["error"] = {"message": self.error_message, "code": self.error_code}
+        if self.result is not None:
+            out["result"] = self.result
+        if self.usage is not None:
+            out["usage"] = self.usage
+        return out
+
+
+def _parse_arguments(raw: str) -> tuple[Any, str | None]:
+    if not raw.strip():
+        return {}, None
+    try:
+        return json.loads(raw), None
+    except ValueError as exc:
+        decoder = json.JSONDecoder()
+        try:
+            _, end = decoder.raw_decode(raw.lstrip())
+        except ValueError:
+            return None, str(exc)
+        if raw.lstrip()[end:].strip():
+            return None, f"several JSON values run together (first ends at {end}): {exc}"
+        return None, str(exc)
+
+
+@dataclass(slots=True, eq=False)
+class ToolCallRecord:
+    """What the transcript knows about one tool call id."""
+
+    call: ToolCall
+    #: Id of the assistant message that carries the call.
+    message_id: str | None
+    #: Index into :attr:`Transcript.runs` of the run that declared it (None: from history).
+    run_index: int | None
+    subagent_run_id: str | None = None
+    #: Ids of the tool messages that answer it, in arrival order.
+    result_message_ids: list[str] = field(default_factory=list)
+    #: Whether TOOL_CALL_END was seen (or the call came complete from history).
+    ended: bool = False
+    #: Index of the event that declared it (None: from history).
+    event_index: int | None = None
+
+    @property
+    def id(self) -> str:
+        """The tool call id."""
+        return self.call.id
+
+    @property
+    def name(self) -> str:
+        """The tool name."""
+        return self.call.name
+
+    @property
+    def arguments(self) -> str:
+        """The raw argument text, exactly as streamed."""
+        return self.call.arguments
+
+    @property
+    def parsed_arguments(self) -> Any:
+        """The arguments parsed as JSON (``{}`` for none), or None when they do not parse."""
+        return _parse_arguments(self.call.arguments)[0]
+
+    @property
+    def parse_error(self) -> str | None:
+        """Why the arguments are not JSON, or None when they are."""
+        return _parse_arguments(self.call.arguments)[1]
+
+    def to_dict(self) -> JSONObject:
+        """A plain summary, for logs and JSON output."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "arguments": self.arguments,
+            "parseError": self.parse_error,
+            "messageId": self.message_id,
+            "runIndex": self.run_index,
+            "resultMessageIds": list(self.result_message_ids),
+        }
+
+
+@dataclass(slots=True, eq=False)
+class Transcript:
+    """The canonical transcript of a stream: what the reference AG-UI client would hold.
+
+    Read it at any time from a :class:`~agui_transcripts.Collector`; ``fold`` returns the
+    final one. Message objects are shared with the collector: they keep changing while
+    it is fed.
+    """
+
+    messages: list[Message]
+    runs: list[RunRecord]
+    tool_calls: dict[str, ToolCallRecord]
+    state: Any
+    diagnostics: list[Diagnostic]
+
+    def to_dicts(self) -> list[JSONObject]:
+        """Every message in its AG-UI wire form, in order."""
+        return [message.to_dict() for message in self.messages]
+
+    @property
+    def thread_id(self) -> str | None:
+        """The thread of the first run that names one."""
+        return next((r.thread_id for r in self.runs if r.thread_id is not None), None)
+
+    @property
+    def response(self) -> str:
+        """The final assistant text of the last run ("" when it produced none)."""
+        last_run = len(self.runs) - 1
+        floor = self.runs[-1].first_event_index if self.runs else None
+        for message in reversed(self.messages):
+            if not isinstance(message, AssistantMessage) or not message.content:
+                continue
+            if last_run < 0 or floor is None or message.seq >= floor:
+                return message.content
+        return ""
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The error-level diagnostics."""
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def __repr__(self) -> str:
+        return (
+            f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
+            f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
+        )

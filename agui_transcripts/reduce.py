@@ -1,0 +1,861 @@
+"""Application (layer 4): explicit events into the message list, runs, state and calls.
+
+The rules are those of the reference TypeScript client's reducer (A1-A16 of the protocol
+rules document), so for any stream the reference accepts the messages are the ones it
+ends with. Beyond the reference, where a real producer's stream would lose or corrupt
+data, the reducer repairs it and reports a diagnostic:
+
+- a tool call re-emitted with the same id (a resume replay) does not double its
+  arguments; re-emitted with other arguments, the new ones replace the old;
+- a call whose arguments never streamed gets them from its events' ``rawEvent``;
+- a result that arrives before its call is moved after the call when the call appears;
+- an exact replay of a result is not added twice;
+- text or reasoning content for a message never started opens the message rather than
+  being dropped;
+- a stream that ends inside a run leaves that run ``truncated``, its content kept.
+
+The message list is a linked list with id indexes: starting, appending, attaching a call
+and placing a result (right after the message that owns the call) cost O(1) amortised,
+so folding is linear in the number of events. Only ``MESSAGES_SNAPSHOT``, which carries
+the whole list, rebuilds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import jsonpatch
+
+from ._codec import dumps
+from .diagnostics import DiagnosticSink
+from .events import Event
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    ReasoningMessage,
+    RunRecord,
+    SystemMessage,
+    ToolCall,
+    ToolCallRecord,
+    ToolMessage,
+    UserMessage,
+    _TextMessage,
+)
+from .wire import messages_from_dicts
+
+__all__ = ["Reducer"]
+
+_TEXT_CLASSES: dict[object, type[_TextMessage]] = {
+    "developer": DeveloperMessage,
+    "system": SystemMessage,
+    "user": UserMessage,
+}
+_PATCH_OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
+
+
+class _Node:
+    """A place in the message list."""
+
+    __slots__ = ("message", "next", "prev")
+
+    def __init__(self, message: Message | None) -> None:
+        self.message: Message = message  # type: ignore[assignment]  # None only for the sentinel
+        self.prev: _Node = self
+        self.next: _Node = self
+
+
+def _delta_text(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return None
+    return dumps(value)  # malformed, already reported by the verifier; keep the payload
+
+
+def _find_arguments(raw: object, call_id: str, name: str, depth: int = 0) -> str | None:
+    """Look for a call's arguments inside a producer's rawEvent (LangGraph, Gemini)."""
+    if depth > 8:
+        return None
+    if isinstance(raw, dict):
+        if raw.get("id") == call_id or (raw.get("name") == name and call_id not in str(raw)):
+            for key in ("args", "arguments", "input"):
+                value = raw.get(key)
+                if isinstance(value, dict):
+                    return dumps(value)
+                if isinstance(value, str) and value.strip():
+                    return value
+            function = raw.get("function")
+            if isinstance(function, dict) and isinstance(function.get("arguments"), str):
+                return str(function["arguments"])
+        values: Any = raw.values()
+    elif isinstance(raw, list):
+        values = raw
+    else:
+        return None
+    for value in values:
+        found = _find_arguments(value, call_id, name, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+class Reducer:
+    """Applies explicit, canonical events (sans-I/O). Read the results off its attributes."""
+
+    def __init__(
+        self, sink: DiagnosticSink, *, run_inputs: list[dict[str, Any]] | None = None
+    ) -> None:
+        self.sink = sink
+        self._run_inputs = run_inputs or []
+        self._head = _Node(None)
+        self._by_id: dict[str, _Node] = {}
+        self._call_owner: dict[str, _Node] = {}
+        self._cached: list[Message] | None = []
+        #: Tool calls by id.
+        self.tool_calls: dict[str, ToolCallRecord] = {}
+        #: Runs in stream order.
+        self.runs: list[RunRecord] = []
+        #: The shared state after STATE_SNAPSHOT / STATE_DELTA.
+        self.state: Any = {}
+        self._run: RunRecord | None = None
+        self._run_open = False
+        self._started: dict[str, None] = {}
+        self._answered: set[str] = set()
+        self._orphans: dict[str, list[_Node]] = {}
+        self._replays: dict[str, list[str]] = {}
+        self._start_raw: dict[str, Any] = {}
+        self._epoch = 0
+        self._index = -1
+        self._handlers: dict[str, Callable[[Event], None]] = {
+            "TEXT_MESSAGE_START": self._text_start,
+            "TEXT_MESSAGE_CONTENT": self._text_content,
+            "TEXT_MESSAGE_END": self._text_end,
+            "REASONING_MESSAGE_START": self._reasoning_start,
+            "REASONING_MESSAGE_CONTENT": self._reasoning_content,
+            "REASONING_MESSAGE_END": self._text_end,
+            "TOOL_CALL_START": self._tool_start,
+            "TOOL_CALL_ARGS": self._tool_args,
+            "TOOL_CALL_END": self._tool_end,
+            "TOOL_CALL_RESULT": self._tool_result,
+            "STATE_SNAPSHOT": self._state_snapshot,
+            "STATE_DELTA": self._state_delta,
+            "MESSAGES_SNAPSHOT": self._messages_snapshot,
+            "ACTIVITY_SNAPSHOT": self._activity_snapshot,
+            "ACTIVITY_DELTA": self._activity_delta,
+            "REASONING_ENCRYPTED_VALUE": self._encrypted_value,
+            "RUN_STARTED": self._run_started,
+            "RUN_FINISHED": self._run_finished,
+            "RUN_ERROR": self._run_error,
+        }
+        if self._run_inputs:
+            self._add_input_messages(self._run_inputs[0])
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def messages(self) -> list[Message]:
+        """The message list in order (a new list, rebuilt only after a structural change)."""
+        if self._cached is None:
+            self._cached = [node.message for node in self._nodes()]
+        return list(self._cached)
+
+    def _nodes(self) -> Iterator[_Node]:
+        node = self._head.next
+        while node is not self._head:
+            yield node
+            node = node.next
+
+    # -- the list ------------------------------------------------------------------------
+
+    def _link_after(self, anchor: _Node, node: _Node) -> _Node:
+        node.prev = anchor
+        node.next = anchor.next
+        anchor.next.prev = node
+        anchor.next = node
+        self._cached = None
+        return node
+
+    def _append(self, message: Message) -> _Node:
+        node = self._link_after(self._head.prev, _Node(message))
+        self._by_id.setdefault(message.id, node)
+        return node
+
+    def _unlink(self, node: _Node) -> None:
+        node.prev.next = node.next
+        node.next.prev = node.prev
+        self._cached = None
+
+    def _after_results(self, owner: _Node) -> _Node:
+        """The last node of ``owner``'s run of following tool messages (A5)."""
+        anchor = owner
+        while anchor.next is not self._head and isinstance(anchor.next.message, ToolMessage):
+            anchor = anchor.next
+        return anchor
+
+    def _report(self, code: str, message: str, **ids: str | None) -> None:
+        self.sink.report(
+            code,
+            message,
+            event_index=self._index,
+            message_id=ids.get("message_id"),
+            tool_call_id=ids.get("tool_call_id"),
+        )
+
+    # -- entry points --------------------------------------------------------------------
+
+    def apply(self, event: Event, index: int | None = None) -> None:
+        """Apply one explicit event."""
+        self._index = -1 if index is None else index
+        kind = event["type"]
+        if kind not in ("RUN_STARTED", "RUN_ERROR"):
+            self._ensure_run(event)
+        handler = self._handlers.get(kind)
+        if handler is not None:
+            handler(event)
+        if self._run is not None:
+            self._run.last_event_index = index
+
+    def close(self) -> None:
+        """End of input: a run still going is truncated; unmatched results are reported."""
+        if self._run is not None and self._run_open:
+            self._run.outcome = "truncated"
+            self._run_open = False
+        self._index = -1
+        for call_id, nodes in self._orphans.items():
+            for node in nodes:
+                self._report(
+                    "orphan-result",
+                    f"tool message {node.message.id!r} answers call {call_id!r}, which never "
+                    "appeared; kept where it arrived, no call invented",
+                    message_id=node.message.id,
+                    tool_call_id=call_id,
+                )
+        self._orphans = {}
+
+    # -- runs (A11, A12, A13) ------------------------------------------------------------
+
+    def _new_run(self, event: Event, *, announced: bool) -> RunRecord:
+        if self._run is not None and self._run_open:
+            self._run.outcome = "truncated"
+        run = RunRecord(index=len(self.runs), announced=announced, first_event_index=self._index)
+        self.runs.append(run)
+        self._run = run
+        self._run_open = True
+        self._started = {}
+        self._answered = set()
+        self._epoch += 1
+        if run.index < len(self._run_inputs):
+            given = self._run_inputs[run.index]
+            self._add_input_messages(given)
+            run.input = given
+            run.tools = given.get("tools") if isinstance(given.get("tools"), list) else None
+            run.thread_id = (
+                given.get("threadId") if isinstance(given.get("threadId"), str) else None
+            )
+            run.run_id = given.get("runId") if isinstance(given.get("runId"), str) else None
+        return run
+
+    def _ensure_run(self, event: Event) -> None:
+        # Events before any RUN_STARTED, or after a run ended, form an unannounced run.
+        if not self._run_open:
+            self._new_run(event, announced=False)
+
+    def _run_started(self, event: Event) -> None:
+        run = self._new_run(event, announced=True)
+        for key, attr in (
+            ("threadId", "thread_id"),
+            ("runId", "run_id"),
+            ("parentRunId", "parent_run_id"),
+            ("protocolVersion", "protocol_version"),
+        ):
+            if isinstance(event.get(key), str):
+                setattr(run, attr, event[key])
+        run_input = event.get("input")
+        if isinstance(run_input, dict):
+            self._add_input_messages(run_input)
+            run.input = run_input
+            if isinstance(run_input.get("tools"), list):
+                run.tools = run_input["tools"]
+
+    def _add_input_messages(self, run_input: dict[str, Any]) -> None:
+        """A11: input messages whose id is not held yet are appended."""
+        messages = messages_from_dicts(
+            run_input.get("messages", []), where="input/messages", report=self._report
+        )
+        for message in messages:
+            if message.id not in self._by_id:
+                self._append(message)
+                self._register_calls(self._by_id[message.id])
+                if isinstance(message, ToolMessage):
+                    self._place_history_result(message)
+        if messages:
+            self._epoch += 1
+
+    def _run_finished(self, event: Event) -> None:
+        run = self._run
+        assert run is not None
+        for key, attr in (("threadId", "thread_id"), ("runId", "run_id")):
+            if getattr(run, attr) is None and isinstance(event.get(key), str):
+                setattr(run, attr, event[key])
+        outcome = event.get("outcome")
+        kind = outcome.get("type") if isinstance(outcome, dict) else None
+        if kind == "interrupt" and isinstance(outcome, dict):
+            run.outcome = "interrupt"
+            interrupts = outcome.get("interrupts")
+            run.interrupts = [
+                {k: v for k, v in i.items() if not (k == "subagentRunId" and v is None)}
+                for i in (interrupts if isinstance(interrupts, list) else [])
+                if isinstance(i, dict)
+            ]
+        elif kind == "cancelled":
+            run.outcome = "cancelled"
+        else:
+            run.outcome = "success"
+            listed = outcome.get("pendingToolCallIds") if isinstance(outcome, dict) else None
+            if isinstance(listed, list) and listed:
+                run.pending_tool_call_ids = [str(c) for c in listed]
+            else:
+                run.pending_tool_call_ids = [c for c in self._started if c not in self._answered]
+        run.result = event.get("result")
+        run.usage = event.get("usage")
+        self._run_open = False
+
+    def _run_error(self, event: Event) -> None:
+        run = self._run
+        if run is None:
+            run = self._new_run(event, announced=False)
+        elif not self._run_open:
+            if run.outcome == "error":
+                return  # a second RUN_ERROR (V2, reported by the verifier): the first stands
+            run.failed_late = True  # V3: a late error fails the finished run
+        run.outcome = "error"
+        message = event.get("message")
+        run.error_message = message if isinstance(message, str) else None
+        code = event.get("code")
+        run.error_code = code if isinstance(code, str) else None
+        if event.get("usage") is not None:
+            run.usage = event["usage"]
+        self._run_open = False
+
+    # -- text and reasoning (A1, A2, A7) -------------------------------------------------
+
+    def _open_message(self, event: Event, message: Message) -> _Node:
+        message.seq = self._index
+        tag = event.get("subagentRunId")
+        if isinstance(tag, str):
+            message.subagent_run_id = tag
+        return self._append(message)
+
+    def _text_start(self, event: Event, *, reasoning: bool = False) -> None:
+        message_id = event.get("messageId")
+        if not isinstance(message_id, str):
+            return
+        node = self._by_id.get(message_id)
+        if node is None:
+            if reasoning:
+                message: Message = ReasoningMessage(message_id, "")
+            else:
+                role = event.get("role")
+                cls = _TEXT_CLASSES.get(role)
+                message = (
+                    cls(message_id, "") if cls is not None else AssistantMessage(message_id, "")
+                )
+                name = event.get("name")
+                if isinstance(name, str):
+                    message.name = name
+            node = self._open_message(event, message)
+        elif isinstance(node.message, ActivityMessage):
+            self._report(
+                "activity-id-collision",
+                f"{event['type']}: message {message_id!r} is an activity message; message ids "
+                "must be unique across activity and other messages (ignored)",
+                message_id=message_id,
+            )
+            return
+        node.message.merge_metadata(event.get("metadata"))
+
+    def _reasoning_start(self, event: Event) -> None:
+        self._text_start(event, reasoning=True)
+
+    def _text_content(self, event: Event, *, reasoning: bool = False) -> None:
+        message_id = event.get("messageId")
+        delta = _delta_text(event.get("delta"))
+        if not isinstance(message_id, str) or delta is None:
+            return
+        node = self._by_id.get(message_id)
+        if node is None:
+            opened: Message = (
+                ReasoningMessage(message_id, "") if reasoning else AssistantMessage(message_id, "")
+            )
+            node = self._open_message(event, opened)
+            self._report(
+                "message-opened-for-content",
+                f"{event['type']} for {message_id!r}, which was never started: the message is "
+                "opened so its text is kept",
+                message_id=message_id,
+            )
+        message = node.message
+        if isinstance(message, AssistantMessage):
+            message.append(delta, seq=self._index, epoch=self._epoch)
+        elif isinstance(message, (_TextMessage, ToolMessage)):
+            if isinstance(message.content, list):
+                self._report(
+                    "content-parts-replaced",
+                    f"{event['type']} appends text to {message_id!r}, which held content parts; "
+                    "its content becomes text, as in the reference client",
+                    message_id=message_id,
+                )
+            message.append(delta)
+        else:
+            self._report(
+                "activity-id-collision",
+                f"{event['type']}: message {message_id!r} is an activity message; the delta "
+                f"{delta!r} is not applied",
+                message_id=message_id,
+            )
+            return
+        message.merge_metadata(event.get("metadata"))
+
+    def _reasoning_content(self, event: Event) -> None:
+        self._text_content(event, reasoning=True)
+
+    def _text_end(self, event: Event) -> None:
+        message_id = event.get("messageId")
+        node = self._by_id.get(message_id) if isinstance(message_id, str) else None
+        if node is not None and not isinstance(node.message, ActivityMessage):
+            node.message.merge_metadata(event.get("metadata"))
+
+    # -- tool calls (A3, A4, A5) ---------------------------------------------------------
+
+    def _call_in(self, node: _Node, call_id: str) -> ToolCall | None:
+        message = node.message
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            for call in message.tool_calls:
+                if call.id == call_id:
+                    return call
+        return None
+
+    def _tool_start(self, event: Event) -> None:
+        call_id = event.get("toolCallId")
+        if not isinstance(call_id, str):
+            return
+        name = event.get("toolCallName")
+        name = name if isinstance(name, str) else ""
+        self._started[call_id] = None
+        owner = self._call_owner.get(call_id)
+        if owner is not None:
+            self._restart_call(event, owner, call_id, name)
+            return
+        parent = event.get("parentMessageId")
+        created = False
+        if isinstance(parent, str):
+            found = self._by_id.get(parent)
+            if found is not None and isinstance(found.message, AssistantMessage):
+                owner = found
+            else:
+                if found is not None:
+                    self._report(
+                        "tool-parent-not-assistant",
+                        f"TOOL_CALL_START: parentMessageId {parent!r} is a "
+                        f"{found.message.role!r} message, not an assistant message; the call "
+                        f"gets its own assistant message {call_id!r}",
+                        tool_call_id=call_id,
+                    )
+                owner = self._open_message(
+                    event, AssistantMessage(call_id if found is not None else parent, None, [])
+                )
+                created = True
+        else:
+            owner = self._open_message(event, AssistantMessage(call_id, None, []))
+            created = True
+        message = owner.message
+        assert isinstance(message, AssistantMessage)
+        if not created and message.tool_calls is None:
+            message.tool_calls = []
+        call = ToolCall(call_id, name)
+        call.merge_metadata(event.get("metadata"))
+        message.add_tool_call(call)
+        self._call_owner[call_id] = owner
+        tag = event.get("subagentRunId")
+        record = ToolCallRecord(
+            call,
+            message.id,
+            self._run.index if self._run is not None else None,
+            subagent_run_id=tag if isinstance(tag, str) else message.subagent_run_id,
+            event_index=self._index,
+        )
+        previous = self.tool_calls.get(call_id)
+        if previous is not None:
+            record.result_message_ids = previous.result_message_ids
+        self.tool_calls[call_id] = record
+        if event.get("rawEvent") is not None:
+            self._start_raw[call_id] = event["rawEvent"]
+        self._adopt_orphans(call_id, owner)
+
+    def _restart_call(self, event: Event, owner: _Node, call_id: str, name: str) -> None:
+        """A3-i: a START for a call that exists updates it; a replay must not double it."""
+        call = self._call_in(owner, call_id)
+        if call is None:
+            return
+        if call.name != name:
+            self._report(
+                "tool-call-renamed",
+                f"TOOL_CALL_START: tool call {call_id!r} already exists with name {call.name!r}; "
+                f"renamed to {name!r}",
+                tool_call_id=call_id,
+            )
+            call.name = name
+        call.merge_metadata(event.get("metadata"))
+        record = self.tool_calls.get(call_id)
+        if record is not None and record.ended:
+            self._replays[call_id] = []
+
+    def _adopt_orphans(self, call_id: str, owner: _Node) -> None:
+        nodes = self._orphans.pop(call_id, None)
+        if not nodes:
+            return
+        anchor = self._after_results(owner)
+        for node in nodes:
+            self._unlink(node)
+            anchor = self._link_after(anchor, node)
+            self._report(
+                "result-before-call",
+                f"tool message {node.message.id!r} arrived before its call {call_id!r}; "
+                "moved after the call",
+                message_id=node.message.id,
+                tool_call_id=call_id,
+            )
+
+    def _tool_args(self, event: Event) -> None:
+        call_id = event.get("toolCallId")
+        delta = _delta_text(event.get("delta"))
+        if not isinstance(call_id, str) or delta is None:
+            return
+        replay = self._replays.get(call_id)
+        if replay is not None:
+            replay.append(delta)
+            return
+        owner = self._call_owner.get(call_id)
+        call = self._call_in(owner, call_id) if owner is not None else None
+        if call is None:
+            self._report(
+                "orphan-arguments",
+                f"TOOL_CALL_ARGS for {call_id!r}, which was never started: the delta {delta!r} "
+                "has no call to join (no call is invented)",
+                tool_call_id=call_id,
+            )
+            return
+        call.append_arguments(delta)
+        call.merge_metadata(event.get("metadata"))
+
+    def _tool_end(self, event: Event) -> None:
+        call_id = event.get("toolCallId")
+        if not isinstance(call_id, str):
+            return
+        owner = self._call_owner.get(call_id)
+        call = self._call_in(owner, call_id) if owner is not None else None
+        if call is None:
+            return
+        call.merge_metadata(event.get("metadata"))
+        replay = self._replays.pop(call_id, None)
+        if replay is not None:
+            self._finish_replay(call, "".join(replay))
+            return
+        record = self.tool_calls.get(call_id)
+        if record is not None:
+            record.ended = True
+        started_raw = self._start_raw.pop(call_id, None)
+        if not call.arguments:
+            for raw in (event.get("rawEvent"), started_raw):
+                found = _find_arguments(raw, call_id, call.name) if raw is not None else None
+                if found:
+                    call.arguments = found
+                    self._report(
+                        "tool-args-recovered",
+                        f"tool call {call_id!r} streamed no arguments; taken from its rawEvent",
+                        tool_call_id=call_id,
+                    )
+                    break
+        self._check_arguments(call)
+
+    def _finish_replay(self, call: ToolCall, replayed: str) -> None:
+        if not replayed or replayed == call.arguments:
+            self._report(
+                "tool-call-replayed",
+                f"tool call {call.id!r} was streamed again with the same arguments (a replay); "
+                "not duplicated",
+                tool_call_id=call.id,
+            )
+            return
+        self._report(
+            "tool-call-redeclared",
+            f"tool call {call.id!r} was streamed again with other arguments; "
+            f"{call.arguments!r} replaced by {replayed!r}",
+            tool_call_id=call.id,
+        )
+        call.arguments = replayed
+        self._check_arguments(call)
+
+    def _check_arguments(self, call: ToolCall) -> None:
+        record = self.tool_calls.get(call.id)
+        error = record.parse_error if record is not None else None
+        if error is None:
+            return
+        code = (
+            "tool-arguments-concatenated"
+            if error.startswith("several")
+            else "tool-arguments-invalid"
+        )
+        self._report(
+            code,
+            f"tool call {call.id!r} ({call.name}) has arguments that are not one JSON value: "
+            f"{error}; kept as raw text",
+            tool_call_id=call.id,
+        )
+
+    def _tool_result(self, event: Event) -> None:
+        message_id = event.get("messageId")
+        call_id = event.get("toolCallId")
+        if not isinstance(message_id, str) or not isinstance(call_id, str):
+            return
+        raw_content = event.get("content")
+        content = (
+            raw_content
+            if isinstance(raw_content, (str, list))
+            else (_delta_text(raw_content) or "")
+        )
+        self._answered.add(call_id)
+        existing = self._by_id.get(message_id)
+        if existing is not None:
+            held = existing.message
+            if (
+                isinstance(held, ToolMessage)
+                and held.tool_call_id == call_id
+                and held.content == content
+            ):
+                self._report(
+                    "result-replayed",
+                    f"TOOL_CALL_RESULT {message_id!r} repeats a result already held; "
+                    "not added twice",
+                    message_id=message_id,
+                    tool_call_id=call_id,
+                )
+                return
+            self._report(
+                "duplicate-message-id",
+                f"TOOL_CALL_RESULT reuses message id {message_id!r}; kept as another message, as "
+                "the reference client does",
+                message_id=message_id,
+                tool_call_id=call_id,
+            )
+        message = ToolMessage(message_id, call_id, content)
+        message.seq = self._index
+        tag = event.get("subagentRunId")
+        if isinstance(tag, str):
+            message.subagent_run_id = tag
+        message.merge_metadata(event.get("metadata"))
+        self._place_result(message, call_id)
+        record = self.tool_calls.get(call_id)
+        if record is not None:
+            record.result_message_ids.append(message_id)
+        self._epoch += 1
+
+    def _place_result(self, message: ToolMessage, call_id: str) -> None:
+        owner = self._call_owner.get(call_id)
+        if owner is None:
+            node = self._link_after(self._head.prev, _Node(message))
+            self._orphans.setdefault(call_id, []).append(node)
+        else:
+            node = self._link_after(self._after_results(owner), _Node(message))
+        self._by_id.setdefault(message.id, node)
+
+    def _place_history_result(self, message: ToolMessage) -> None:
+        """A tool message from history that answers a call we hold is not an orphan."""
+        record = self.tool_calls.get(message.tool_call_id)
+        if record is not None and message.id not in record.result_message_ids:
+            record.result_message_ids.append(message.id)
+
+    def _register_calls(self, node: _Node) -> None:
+        """Index the calls of a message that came from history (a snapshot or run input)."""
+        message = node.message
+        if not isinstance(message, AssistantMessage) or not message.tool_calls:
+            return
+        for call in message.tool_calls:
+            if call.id in self._call_owner:
+                continue
+            self._call_owner[call.id] = node
+            record = self.tool_calls.get(call.id)
+            if record is None:
+                self.tool_calls[call.id] = ToolCallRecord(
+                    call, message.id, None, subagent_run_id=message.subagent_run_id, ended=True
+                )
+            else:
+                record.call = call
+                record.message_id = message.id
+                record.ended = True
+            # History keeps its own order (as the reference does); results already held
+            # now answer a known call.
+            for orphan in self._orphans.pop(call.id, []):
+                self._place_history_result(orphan.message)  # type: ignore[arg-type]
+
+    # -- snapshots (A6, A9, A10, A14) ----------------------------------------------------
+
+    def _messages_snapshot(self, event: Event) -> None:
+        snapshot = messages_from_dicts(event.get("messages"), where="messages", report=self._report)
+        by_id = {message.id: message for message in snapshot}
+        has_activity = any(isinstance(m, ActivityMessage) for m in snapshot)
+        has_reasoning = any(isinstance(m, ReasoningMessage) for m in snapshot)
+        kept: list[Message] = []
+        for node in self._nodes():
+            held = node.message
+            replacement = by_id.get(held.id)
+            if replacement is not None:
+                replacement.seq = held.seq
+                kept.append(replacement)
+            elif (isinstance(held, ActivityMessage) and not has_activity) or (
+                isinstance(held, ReasoningMessage) and not has_reasoning
+            ):
+                kept.append(held)
+        placed = {message.id for message in kept}
+        for message in snapshot:
+            if message.id not in placed:
+                message.seq = self._index
+                kept.append(message)
+                placed.add(message.id)
+        self._rebuild(kept)
+
+    def _rebuild(self, messages: list[Message]) -> None:
+        self._head = _Node(None)
+        self._by_id = {}
+        self._call_owner = {}
+        self._orphans = {}
+        self._cached = None
+        for message in messages:
+            self._append(message)
+        for node in self._nodes():
+            self._register_calls(node)
+        for node in self._nodes():
+            message = node.message
+            if isinstance(message, ToolMessage) and message.tool_call_id not in self._call_owner:
+                self._orphans.setdefault(message.tool_call_id, []).append(node)
+            elif isinstance(message, ToolMessage):
+                self._place_history_result(message)
+
+    def _state_snapshot(self, event: Event) -> None:
+        self.state = event.get("snapshot")
+
+    def _patch(self, document: Any, ops: object, what: str) -> tuple[bool, Any]:
+        if not isinstance(ops, list):
+            return False, document
+        valid = []
+        for index, op in enumerate(ops):
+            if isinstance(op, dict) and op.get("op") in _PATCH_OPS:
+                valid.append(op)
+            else:
+                kind = op.get("op") if isinstance(op, dict) else op
+                self._report(
+                    "patch-op-dropped",
+                    f"{what}/{index}: {kind!r} is not an RFC 6902 operation; dropped, "
+                    "the rest applies",
+                )
+        try:
+            return True, jsonpatch.apply_patch(document, valid, in_place=False)
+        except (
+            jsonpatch.JsonPatchException,
+            jsonpatch.JsonPointerException,
+            TypeError,
+            ValueError,
+        ) as exc:
+            self._report(
+                "patch-failed",
+                f"Failed to apply {what.split('/')[0]} patch ({exc}); nothing of it applied",
+            )
+            return False, document
+
+    def _state_delta(self, event: Event) -> None:
+        applied, state = self._patch(self.state, event.get("delta"), "state/delta")
+        if applied:
+            self.state = state
+
+    def _activity_snapshot(self, event: Event) -> None:
+        message_id = event.get("messageId")
+        if not isinstance(message_id, str):
+            return
+        activity_type = event.get("activityType")
+        activity_type = activity_type if isinstance(activity_type, str) else ""
+        content = event.get("content")
+        content = content if isinstance(content, dict) else {}
+        replace = event.get("replace", True) is not False
+        tag = event.get("subagentRunId")
+        node = self._by_id.get(message_id)
+        target: Message
+        if node is None:
+            target = ActivityMessage(message_id, activity_type, content)
+            self._open_message(event, target)
+        elif isinstance(node.message, ActivityMessage):
+            target = node.message
+            if replace:
+                target.activity_type = activity_type
+                target.content = content
+                target.subagent_run_id = tag if isinstance(tag, str) else None
+        elif replace:
+            target = ActivityMessage(message_id, activity_type, content)
+            target.seq = node.message.seq
+            target.subagent_run_id = tag if isinstance(tag, str) else None
+            node.message = target
+            self._cached = None
+        else:
+            target = node.message
+        target.merge_metadata(event.get("metadata"))
+
+    def _activity_delta(self, event: Event) -> None:
+        message_id = event.get("messageId")
+        node = self._by_id.get(message_id) if isinstance(message_id, str) else None
+        if node is None:
+            self._report(
+                "activity-target-missing",
+                f"ACTIVITY_DELTA for {message_id!r}, which does not exist; skipped",
+                message_id=message_id if isinstance(message_id, str) else None,
+            )
+            return
+        target = node.message
+        if not isinstance(target, ActivityMessage):
+            self._report(
+                "activity-target-invalid",
+                f"ACTIVITY_DELTA: message {message_id!r} is not an activity message; skipped",
+                message_id=target.id,
+            )
+            return
+        target.merge_metadata(event.get("metadata"))
+        applied, content = self._patch(target.content, event.get("patch"), "activity/patch")
+        if applied:
+            target.content = content
+            if isinstance(event.get("activityType"), str):
+                target.activity_type = event["activityType"]
+
+    def _encrypted_value(self, event: Event) -> None:
+        entity = event.get("entityId")
+        value = event.get("encryptedValue")
+        if not isinstance(entity, str) or not isinstance(value, str):
+            return
+        value_type = event.get("encryptedValueType")
+        target: ToolCall | Message | None = None
+        if event.get("subtype") == "tool-call":
+            owner = self._call_owner.get(entity)
+            target = self._call_in(owner, entity) if owner is not None else None
+        else:
+            node = self._by_id.get(entity)
+            if node is not None and not isinstance(node.message, ActivityMessage):
+                target = node.message
+        if target is None:
+            self._report(
+                "encrypted-value-unknown-entity",
+                f"REASONING_ENCRYPTED_VALUE for {event.get('subtype')} {entity!r}, which is not "
+                "held; ignored",
+            )
+            return
+        target.encrypted_value = value
+        target.encrypted_value_type = value_type if isinstance(value_type, str) else None

@@ -1,0 +1,238 @@
+"""AG-UI wire message dicts into model messages (snapshots, run inputs, adapters).
+
+Reading is tolerant in the way the AG-UI processing rules ask: an unknown content part
+is dropped with a warning (the rest of the message is kept), a retired ``binary`` part is
+upgraded to the 1.0 part for its media type, ``null`` reads as absent, and a message
+that cannot be read at all is reported and skipped, never guessed at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ._codec import dumps
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    ContentPart,
+    DeveloperMessage,
+    Message,
+    ReasoningMessage,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+
+__all__ = ["Report", "message_from_dict", "messages_from_dicts"]
+
+Report = Callable[[str, str], None]
+"""Receives (diagnostic code, message) for each repair or rejection."""
+
+_PART_TYPES = frozenset({"text", "image", "audio", "video", "document"})
+_KNOWN_FIELDS = {
+    "id",
+    "role",
+    "content",
+    "name",
+    "subagentRunId",
+    "metadata",
+    "encryptedValue",
+    "encryptedValueType",
+    "toolCalls",
+    "toolCallId",
+    "error",
+    "activityType",
+}
+
+
+def _ignore(code: str, message: str) -> None:
+    return None
+
+
+def _parts(content: list[Any], where: str, report: Report) -> list[ContentPart]:
+    parts: list[ContentPart] = []
+    for index, part in enumerate(content):
+        if not isinstance(part, dict):
+            report("unknown-content-part", f"{where}/content/{index} is not an object; dropped")
+            continue
+        kind = part.get("type")
+        if kind in _PART_TYPES:
+            parts.append(part)
+        elif kind == "binary":
+            parts.append(_upgrade_binary(part))
+            report(
+                "legacy-content-part", f"{where}/content/{index}: retired 'binary' part upgraded"
+            )
+        else:
+            report(
+                "unknown-content-part",
+                f"{where}/content/{index}: content part type {kind!r} is not part of AG-UI 1.0; "
+                "dropped",
+            )
+    return parts
+
+
+def _upgrade_binary(part: Mapping[str, Any]) -> ContentPart:
+    mime = str(part.get("mimeType") or "application/octet-stream")
+    family = mime.split("/", 1)[0]
+    kind = family if family in ("image", "audio", "video") else "document"
+    if part.get("url"):
+        source: dict[str, Any] = {"type": "url", "value": part["url"], "mimeType": mime}
+    elif part.get("data"):
+        source = {"type": "data", "value": part["data"], "mimeType": mime}
+    else:
+        source = {"type": "file", "value": str(part.get("id", "")), "mimeType": mime}
+    upgraded: ContentPart = {"type": kind, "source": source}
+    if part.get("filename"):
+        upgraded["metadata"] = {"filename": part["filename"]}
+    return upgraded
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    return dumps(value)
+
+
+def _tool_calls(raw: object, where: str, report: Report) -> list[ToolCall] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        report("snapshot-message-invalid", f"{where}/toolCalls is not an array; dropped")
+        return None
+    calls: list[ToolCall] = []
+    for index, item in enumerate(raw):
+        function = item.get("function") if isinstance(item, dict) else None
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("id"), str)
+            or not isinstance(function, dict)
+        ):
+            report(
+                "snapshot-message-invalid", f"{where}/toolCalls/{index} is not a tool call; dropped"
+            )
+            continue
+        arguments = function.get("arguments", "")
+        if not isinstance(arguments, str):
+            report(
+                "snapshot-message-invalid",
+                f"{where}/toolCalls/{index}: arguments should be a JSON string; serialised",
+            )
+            arguments = dumps(arguments)
+        call = ToolCall(
+            item["id"],
+            _text(function.get("name")),
+            arguments,
+            encrypted_value=item.get("encryptedValue"),
+            metadata=item.get("metadata"),
+        )
+        if isinstance(item.get("encryptedValueType"), str):
+            call.encrypted_value_type = item["encryptedValueType"]
+        calls.append(call)
+    return calls
+
+
+def message_from_dict(
+    data: object, *, where: str = "message", report: Report | None = None
+) -> Message | None:
+    """Build a model message from an AG-UI wire dict (camelCase), or None if unreadable."""
+    report = report or _ignore
+    if not isinstance(data, Mapping):
+        report("snapshot-message-invalid", f"{where} is not an object; skipped")
+        return None
+    message_id = data.get("id")
+    role = data.get("role")
+    if not isinstance(message_id, str):
+        report("snapshot-message-invalid", f"{where} has no string id; skipped")
+        return None
+    common: dict[str, Any] = {
+        "name": data.get("name") if isinstance(data.get("name"), str) else None,
+        "subagent_run_id": data.get("subagentRunId")
+        if isinstance(data.get("subagentRunId"), str)
+        else None,
+        "metadata": data.get("metadata") if isinstance(data.get("metadata"), dict) else None,
+    }
+    encrypted = data.get("encryptedValue") if isinstance(data.get("encryptedValue"), str) else None
+    content = data.get("content")
+    message: Message
+    if role in ("developer", "system", "user", "reasoning"):
+        if isinstance(content, list):
+            parts = _parts(content, where, report)
+            value: str | list[ContentPart] = parts
+            if role != "user":
+                value = "\n".join(str(p.get("text", "")) for p in parts if p.get("type") == "text")
+        else:
+            value = _text(content)
+        cls = {
+            "developer": DeveloperMessage,
+            "system": SystemMessage,
+            "user": UserMessage,
+            "reasoning": ReasoningMessage,
+        }[role]
+        message = cls(message_id, value, encrypted_value=encrypted, **common)
+    elif role == "assistant":
+        message = AssistantMessage(
+            message_id,
+            None if content is None else _text(content),
+            _tool_calls(data.get("toolCalls"), where, report),
+            encrypted_value=encrypted,
+            **common,
+        )
+    elif role == "tool":
+        tool_call_id = data.get("toolCallId")
+        if not isinstance(tool_call_id, str):
+            report(
+                "snapshot-message-invalid", f"{where} is a tool message without toolCallId; skipped"
+            )
+            return None
+        common.pop("name")
+        result: str | list[ContentPart] = (
+            _parts(content, where, report) if isinstance(content, list) else _text(content)
+        )
+        error = data.get("error")
+        message = ToolMessage(
+            message_id,
+            tool_call_id,
+            result,
+            error=error if isinstance(error, str) else None,
+            encrypted_value=encrypted,
+            **common,
+        )
+    elif role == "activity":
+        common.pop("name")
+        message = ActivityMessage(
+            message_id,
+            _text(data.get("activityType")),
+            content if isinstance(content, dict) else {},
+            **common,
+        )
+    else:
+        report(
+            "snapshot-message-invalid",
+            f"{where} has role {role!r}, which AG-UI 1.0 does not define; skipped",
+        )
+        return None
+    if isinstance(data.get("encryptedValueType"), str) and not isinstance(message, ActivityMessage):
+        message.encrypted_value_type = data["encryptedValueType"]
+    message.extra = {k: v for k, v in data.items() if k not in _KNOWN_FIELDS}
+    return message
+
+
+def messages_from_dicts(
+    items: object, *, where: str = "messages", report: Report | None = None
+) -> list[Message]:
+    """Build model messages from a list of wire dicts, skipping (and reporting) bad ones."""
+    report = report or _ignore
+    if not isinstance(items, list):
+        report("snapshot-message-invalid", f"{where} is not an array; ignored")
+        return []
+    out: list[Message] = []
+    for index, item in enumerate(items):
+        message = message_from_dict(item, where=f"{where}/{index}", report=report)
+        if message is not None:
+            out.append(message)
+    return out
