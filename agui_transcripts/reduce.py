@@ -256,6 +256,8 @@ class Reducer:
                 given.get("threadId") if isinstance(given.get("threadId"), str) else None
             )
             run.run_id = given.get("runId") if isinstance(given.get("runId"), str) else None
+            if not announced:
+                self._check_resume(run)
         return run
 
     def _ensure_run(self, event: Event) -> None:
@@ -279,6 +281,28 @@ class Reducer:
             run.input = run_input
             if isinstance(run_input.get("tools"), list):
                 run.tools = run_input["tools"]
+        self._check_resume(run)
+
+    def _check_resume(self, run: RunRecord) -> None:
+        """T7: a run after an interrupt must resume every pending interrupt."""
+        if run.index == 0 or run.input is None:
+            return
+        previous = self.runs[run.index - 1]
+        if previous.outcome != "interrupt":
+            return
+        resume = run.input.get("resume")
+        covered = (
+            {entry.get("interruptId") for entry in resume if isinstance(entry, dict)}
+            if isinstance(resume, list)
+            else set()
+        )
+        missing = [str(i.get("id")) for i in previous.interrupts if i.get("id") not in covered]
+        if missing:
+            self._report(
+                "resume-missing",
+                f"Thread has {len(missing)} pending interrupt(s) not addressed by resume: "
+                f"{', '.join(missing)}",
+            )
 
     def _add_input_messages(self, run_input: dict[str, Any]) -> None:
         """A11: input messages whose id is not held yet are appended."""
