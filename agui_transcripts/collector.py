@@ -81,8 +81,9 @@ class Collector:
         """End of input: close owed chunk streams, settle the last run, return the result."""
         if not self._closed:
             self._closed = True
-            for explicit in self._pipeline.close():
+            for explicit in self._pipeline.close_streams():
                 self._reducer.apply(explicit, None)
+            self._pipeline.verifier.close()
             self._reducer.close()
         return self.transcript
 

@@ -134,6 +134,8 @@ RULES: dict[str, Rule] = _table(
     Rule("patch-op-dropped", "warning", "a JSON Patch operation outside RFC 6902", "A14"),
     Rule("patch-failed", "warning", "a JSON Patch that does not apply; nothing applied", "A14"),
     Rule("encrypted-value-unknown-entity", "info", "an encrypted value for an unknown id", "A8"),
+    Rule("input-echo", "info", "a run input re-sending a held message under a new id", "I14"),
+    Rule("snapshot-id-remapped", "info", "a snapshot re-ids a streamed tool message", "A6"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),
 )
 

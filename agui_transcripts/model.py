@@ -172,6 +172,11 @@ class Message:
         """Merge event metadata into the message (A15)."""
         self.metadata = _merge_metadata(self.metadata, incoming)
 
+    @property
+    def text(self) -> str:
+        """The message's text ("" for messages without any)."""
+        return ""
+
     def _head(self) -> JSONObject:
         return {"id": self.id, "role": self.role}
 
@@ -438,11 +443,6 @@ class ActivityMessage(Message):
         super().__init__(id, **fields)
         self.activity_type = activity_type
         self.content = content
-
-    @property
-    def text(self) -> str:
-        """Activities carry no text."""
-        return ""
 
     def to_dict(self) -> JSONObject:
         out = self._head()

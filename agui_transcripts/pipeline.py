@@ -50,11 +50,16 @@ class ProtocolPipeline:
             verifier.feed(item, index=index)
         return explicit
 
-    def close(self) -> list[Event]:
-        """End of input: the ENDs owed to open chunk streams, then the truncation check."""
+    def close_streams(self) -> list[Event]:
+        """End of input, part one: the ENDs owed to open chunk streams, verified."""
         explicit = self.chunks.close()
         for item in explicit:
             self.verifier.feed(item)
+        return explicit
+
+    def close(self) -> list[Event]:
+        """End of input: the owed ENDs, then the truncation check."""
+        explicit = self.close_streams()
         self.verifier.close()
         return explicit
 

@@ -102,6 +102,17 @@ def _find_arguments(raw: object, call_id: str, name: str, depth: int = 0) -> str
     return None
 
 
+def _signature(message: Message) -> tuple[Any, ...]:
+    """What makes two messages the same turn, ids aside."""
+    if isinstance(message, AssistantMessage):
+        calls = tuple((c.id, c.name, c.arguments) for c in message.tool_calls or ())
+        return ("assistant", message.content or "", calls)
+    if isinstance(message, ToolMessage):
+        return ("tool", message.tool_call_id, dumps(message.content))
+    content = getattr(message, "content", "")
+    return (message.role, content if isinstance(content, str) else dumps(content))
+
+
 class Reducer:
     """Applies explicit, canonical events (sans-I/O). Read the results off its attributes."""
 
@@ -305,18 +316,51 @@ class Reducer:
             )
 
     def _add_input_messages(self, run_input: dict[str, Any]) -> None:
-        """A11: input messages whose id is not held yet are appended."""
+        """A11: input messages whose id is not held yet are appended.
+
+        Beyond the reference: a history re-sent with re-minted ids (a producer's own
+        dump, Q7) would duplicate every earlier turn. When the input starts with the whole
+        held conversation, message for message, its re-minted copies are echoes.
+        """
         messages = messages_from_dicts(
             run_input.get("messages", []), where="input/messages", report=self._report
         )
-        for message in messages:
-            if message.id not in self._by_id:
-                self._append(message)
-                self._register_calls(self._by_id[message.id])
-                if isinstance(message, ToolMessage):
-                    self._place_history_result(message)
-        if messages:
-            self._epoch += 1
+        if not messages:
+            return
+        echoes = self._echoed_prefix(messages)
+        for position, message in enumerate(messages):
+            if message.id in self._by_id:
+                continue
+            if position < len(echoes):
+                self._report(
+                    "input-echo",
+                    f"run input message {message.id!r} repeats the held {message.role} message "
+                    f"{echoes[position].id!r} under a new id; not added again",
+                    message_id=message.id,
+                )
+                continue
+            self._append(message)
+            self._register_calls(self._by_id[message.id])
+            if isinstance(message, ToolMessage):
+                self._place_history_result(message)
+        self._epoch += 1
+
+    def _echoed_prefix(self, messages: list[Message]) -> list[Message]:
+        """The held conversation, if ``messages`` starts with all of it (ids aside)."""
+        if all(message.id in self._by_id for message in messages):
+            return []
+        held = [
+            node.message
+            for node in self._nodes()
+            if not isinstance(node.message, (ActivityMessage, ReasoningMessage))
+        ]
+        # A re-sent history carries the whole conversation and something new after it.
+        if len(messages) <= len(held) or not any(isinstance(m, AssistantMessage) for m in held):
+            return []
+        for ours, theirs in zip(held, messages, strict=False):
+            if _signature(ours) != _signature(theirs):
+                return []
+        return held
 
     def _run_finished(self, event: Event) -> None:
         run = self._run
@@ -542,9 +586,12 @@ class Reducer:
         if not nodes:
             return
         anchor = self._after_results(owner)
+        record = self.tool_calls.get(call_id)
         for node in nodes:
             self._unlink(node)
             anchor = self._link_after(anchor, node)
+            if record is not None and node.message.id not in record.result_message_ids:
+                record.result_message_ids.append(node.message.id)
             self._report(
                 "result-before-call",
                 f"tool message {node.message.id!r} arrived before its call {call_id!r}; "
@@ -732,10 +779,28 @@ class Reducer:
         by_id = {message.id: message for message in snapshot}
         has_activity = any(isinstance(m, ActivityMessage) for m in snapshot)
         has_reasoning = any(isinstance(m, ReasoningMessage) for m in snapshot)
+        # Q10/Q35: a tool message the snapshot re-ids (its streamed id was the call id)
+        # takes the streamed one's place rather than moving behind later messages.
+        remapped: dict[str, ToolMessage] = {}
+        for message in snapshot:
+            if isinstance(message, ToolMessage) and message.id not in self._by_id:
+                remapped.setdefault(message.tool_call_id, message)
         kept: list[Message] = []
         for node in self._nodes():
             held = node.message
             replacement = by_id.get(held.id)
+            if replacement is None and isinstance(held, ToolMessage):
+                paired = remapped.pop(held.tool_call_id, None)
+                if paired is not None:
+                    self._report(
+                        "snapshot-id-remapped",
+                        f"the snapshot holds the result of {held.tool_call_id!r} as "
+                        f"{paired.id!r}, streamed as {held.id!r}; the snapshot's copy keeps the "
+                        "streamed one's place",
+                        message_id=paired.id,
+                        tool_call_id=held.tool_call_id,
+                    )
+                    replacement = paired
             if replacement is not None:
                 replacement.seq = held.seq
                 kept.append(replacement)
