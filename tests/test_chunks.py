@@ -830,3 +830,21 @@ def test_rust_26_subagent_result_closes_only_its_lane() -> None:
 def test_rust_27_tag_naming_another_owners_open_id() -> None:
     with pytest.raises(ProtocolError, match="does not match the open stream's subagent"):
         check([RS(), at(TMK("m1", "a"), "s1"), at(TMK("m1", "b"), "s2"), RF()], strict=True)
+
+
+def test_rust_18_the_fold_assembles_raw_chunks_itself() -> None:
+    from agui_transcripts import fold
+
+    transcript = fold(
+        [RS(), TMK("m1", "Hel"), TMK(delta="lo"), TCK("c1", "f", "{}", parent="m1"), RF()]
+    )
+    assert transcript.to_dicts() == [
+        {
+            "id": "m1",
+            "role": "assistant",
+            "content": "Hello",
+            "toolCalls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        }
+    ]

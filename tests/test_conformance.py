@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts import ProtocolError, check
+from agui_transcripts import ProtocolError, check, fold
 
 HERE = Path(__file__).parent / "conformance"
 SPEC_STREAMS = sorted((HERE / "ag-ui-spec" / "streams").glob("*.json"))
@@ -53,7 +53,61 @@ def test_spec_conformance_stream(path: Path) -> None:
     else:
         errors = [str(d) for d in check(stream) if d.severity == "error"]
         assert errors == []
-        check(stream, strict=True)  # and strict mode accepts it
+        check_folded(fixture)
+
+
+def subset_mismatch(expected: Any, actual: Any, path: str = "") -> str | None:
+    """The corpus's subset match: objects on the keys given, arrays length-exact."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{path}: expected an object, got {actual!r}"
+        for key, value in expected.items():
+            if key not in actual:
+                return f"{path}.{key}: missing"
+            problem = subset_mismatch(value, actual[key], f"{path}.{key}")
+            if problem:
+                return problem
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{path}: expected {len(expected)} items, got {actual!r}"
+        for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+            problem = subset_mismatch(want, got, f"{path}[{index}]")
+            if problem:
+                return problem
+        return None
+    return (
+        None
+        if expected == actual and type(expected) is type(actual)
+        else f"{path}: {expected!r} != {actual!r}"
+    )
+
+
+def check_folded(fixture: dict[str, Any]) -> None:
+    """Fold an accepted stream in strict mode and hold it to the fixture's expectations."""
+    expect = fixture["expect"]
+    seed = fixture.get("input", {}).get("messages")
+    run_input = {"threadId": "t", "runId": "r", "messages": seed} if seed else None
+    transcript = fold(fixture["stream"], run_input=run_input, strict=True)
+    messages = transcript.to_dicts()
+    if "messages" in expect:
+        assert subset_mismatch(expect["messages"], messages) is None
+    if "messageCount" in expect:
+        assert len(messages) == expect["messageCount"]
+    if "state" in expect:
+        assert subset_mismatch(expect["state"], transcript.state) is None
+    if "runError" in expect:
+        failed = [run for run in transcript.runs if run.outcome == "error"]
+        assert failed
+        if isinstance(expect["runError"], str):
+            assert expect["runError"] in (failed[-1].error_message or "")
+
+
+def test_subset_match_is_strict_where_the_corpus_is() -> None:
+    assert subset_mismatch([{"a": 1}], [{"a": 1, "b": 2}]) is None
+    assert subset_mismatch([{"a": 1}], [{"a": 1}, {"a": 2}]) is not None
+    assert subset_mismatch({"x": [1]}, {"x": [1, 2]}) is not None
+    assert subset_mismatch(0, False) is not None
 
 
 # ag-ui-validate: for each invalid fixture, what strict mode does with it and why.
