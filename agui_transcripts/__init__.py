@@ -29,9 +29,11 @@ from .model import (
     ToolCall,
     ToolCallRecord,
     ToolMessage,
+    ToolResult,
     Transcript,
     UserMessage,
 )
+from .ownership import Continuation
 from .pipeline import ProtocolPipeline, check
 from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
 from .sse import SSEDecoder, SSEEvent
@@ -48,6 +50,7 @@ __all__ = [
     "AsyncEventStream",
     "ChunkNormalizer",
     "Collector",
+    "Continuation",
     "DeveloperMessage",
     "Diagnostic",
     "DiagnosticSink",
@@ -69,6 +72,7 @@ __all__ = [
     "ToolCall",
     "ToolCallRecord",
     "ToolMessage",
+    "ToolResult",
     "Transcript",
     "UserMessage",
     "Verifier",

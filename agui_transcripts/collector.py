@@ -13,7 +13,8 @@ from typing import Any
 
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, normalize_run_input
-from .model import Transcript
+from .model import ToolMessage, Transcript
+from .ownership import settle
 from .pipeline import ProtocolPipeline
 from .readers import AsyncEventStream, EventStream, Source, aread_events, read_events
 from .reduce import Reducer
@@ -45,17 +46,21 @@ class Collector:
         self,
         *,
         run_input: RunInput | list[RunInput] | None = None,
+        client_tools: Iterable[str] | None = None,
         strict: bool = False,
         sink: DiagnosticSink | None = None,
     ) -> None:
         self._run_input = run_input
+        self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=self._strict)
         self._pipeline = ProtocolPipeline(sink=self.sink)
-        self._reducer = Reducer(self.sink, run_inputs=_run_inputs(self._run_input))
+        self._reducer = Reducer(
+            self.sink, run_inputs=_run_inputs(self._run_input), client_tools=self._client_tools
+        )
         self._closed = False
 
     @property
@@ -91,10 +96,34 @@ class Collector:
         """Forget everything and start over (same options)."""
         self._setup(None)
 
+    def add_client_result(
+        self,
+        tool_call_id: str,
+        content: str | list[dict[str, Any]],
+        *,
+        error: str | None = None,
+        message_id: str | None = None,
+    ) -> ToolMessage | None:
+        """Answer a client tool call before the next run, as an eval harness does.
+
+        The tool message goes right after its call; it is ``undelivered`` until a run
+        input carries it (see :meth:`Transcript.next_run_input`). A call that already has
+        an answer keeps it: the attempt is reported and None returned.
+        """
+        return self._reducer.add_client_result(
+            tool_call_id, content, error=error, message_id=message_id
+        )
+
     @property
     def transcript(self) -> Transcript:
-        """The transcript as it stands now."""
+        """The transcript as it stands now, with tool-call ownership settled."""
         reducer = self._reducer
+        settle(
+            reducer.tool_calls.values(),
+            reducer.runs,
+            client_tools=self._client_tools,
+            delivered_ids=reducer.delivered_ids,
+        )
         return Transcript(
             messages=reducer.messages,
             runs=list(reducer.runs),
@@ -115,18 +144,20 @@ def fold(
     events: Source | EventStream | Iterable[object],
     *,
     run_input: RunInput | list[RunInput] | None = None,
+    client_tools: Iterable[str] | None = None,
     strict: bool = False,
 ) -> Transcript:
     """Fold a whole stream into its transcript.
 
     ``events`` is anything :func:`read_events` reads (a path, bytes, text, a file, an
-    iterable of SDK objects or wire dicts) or a stream it returned. Lenient by default:
+    iterable of SDK objects or wire dicts) or a stream it returned. ``client_tools`` names
+    the tools the client executes, when no run input says. Lenient by default:
     every repair is a diagnostic on the transcript. ``strict=True`` raises
     :class:`~agui_transcripts.ProtocolError` where the reference client would reject
     the stream.
     """
     stream = events if isinstance(events, EventStream) else read_events(events, strict=strict)
-    collector = Collector(run_input=run_input, strict=strict)
+    collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
     _adopt(collector, stream, strict)
     feed = collector.feed_canonical
     for index, event in stream.indexed():
@@ -138,11 +169,12 @@ async def afold(
     events: AsyncIterable[Any] | AsyncEventStream | Any,
     *,
     run_input: RunInput | list[RunInput] | None = None,
+    client_tools: Iterable[str] | None = None,
     strict: bool = False,
 ) -> Transcript:
     """Fold an async stream (an async iterable of events, lines or bytes, or a response)."""
     stream = events if isinstance(events, AsyncEventStream) else aread_events(events, strict=strict)
-    collector = Collector(run_input=run_input, strict=strict)
+    collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
     _adopt(collector, stream, strict)
     feed = collector.feed_canonical
     async for index, event in stream.indexed():

@@ -136,6 +136,17 @@ RULES: dict[str, Rule] = _table(
     Rule("encrypted-value-unknown-entity", "info", "an encrypted value for an unknown id", "A8"),
     Rule("input-echo", "info", "a run input re-sending a held message under a new id", "I14"),
     Rule("snapshot-id-remapped", "info", "a snapshot re-ids a streamed tool message", "A6"),
+    Rule("tool-call-id-reused", "info", "a call id answered earlier, declared again", "I5"),
+    Rule(
+        "client-result-for-server-call",
+        "warning",
+        "a client answer to a server-answered call",
+        "I17",
+    ),
+    Rule("duplicate-result", "warning", "a second, different answer to a call", "I5"),
+    Rule("pending-list-mismatch", "warning", "pendingToolCallIds disagrees with the stream", "T2"),
+    Rule("server-answered-client-tool", "info", "a declared client tool the server answered", "T6"),
+    Rule("owner-unknown", "info", "unanswered calls whose owner cannot be told", "T6"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),
 )
 

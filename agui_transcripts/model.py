@@ -13,10 +13,15 @@ content is read, so folding stays linear however long a message grows.
 from __future__ import annotations
 
 import json
+import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from .ownership import Continuation
 
 __all__ = [
     "ActivityMessage",
@@ -31,6 +36,7 @@ __all__ = [
     "ToolCall",
     "ToolCallRecord",
     "ToolMessage",
+    "ToolResult",
     "Transcript",
     "UserMessage",
 ]
@@ -495,6 +501,12 @@ class RunRecord:
     interrupts: list[JSONObject] = field(default_factory=list)
     usage: Any = None
     pending_tool_call_ids: list[str] = field(default_factory=list)
+    #: Whether the producer listed ``pendingToolCallIds`` itself (else they are derived, T3).
+    pending_listed: bool = False
+    #: The ``resume`` entries the run's input carried (answers to earlier interrupts).
+    resume: list[JSONObject] = field(default_factory=list)
+    #: Whether the run's input brought a new user, system or developer message.
+    new_turn: bool = False
     #: Tools advertised by the client for this run (RunAgentInput.tools): client-owned.
     tools: list[JSONObject] | None = None
     #: The run input, when known (RUN_STARTED.input or the run_input given to fold).
@@ -547,9 +559,48 @@ def _parse_arguments(raw: str) -> tuple[Any, str | None]:
         return None, str(exc)
 
 
+ResultSource = Literal["stream", "input", "snapshot", "harness"]
+CallState = Literal[
+    "streaming",
+    "declared",
+    "resolved_server",
+    "pending_client",
+    "pending_interrupt",
+    "pending_server",
+    "pending_unattributed",
+    "resolved_client",
+    "resolved_server_late",
+    "abandoned",
+    "invalid",
+]
+Owner = Literal["server", "client", "unknown"]
+Evidence = Literal[
+    "server_result_same_run", "client_tools_name", "pending_list", "interrupt", "none"
+]
+
+
+@dataclass(slots=True, frozen=True)
+class ToolResult:
+    """One answer to a call: which tool message, in which run, from where.
+
+    ``source``: ``stream`` (TOOL_CALL_RESULT), ``input`` (a tool message in a later run's
+    input: the client's answer), ``snapshot`` (MESSAGES_SNAPSHOT), ``harness``
+    (:meth:`Collector.add_client_result`, not yet sent in any run input).
+    """
+
+    message_id: str
+    run_index: int | None
+    source: ResultSource
+
+
 @dataclass(slots=True, eq=False)
 class ToolCallRecord:
-    """What the transcript knows about one tool call id."""
+    """What the transcript knows about one tool call (its latest occurrence, by id).
+
+    The ownership fields (``state``, ``owner``, ``evidence``, ``resolving_run_index``,
+    ``delivered``) are settled when the transcript is read: ownership is decided when a
+    run ends, not at TOOL_CALL_END (see :mod:`agui_transcripts.ownership`).
+    """
 
     call: ToolCall
     #: Id of the assistant message that carries the call.
@@ -557,12 +608,28 @@ class ToolCallRecord:
     #: Index into :attr:`Transcript.runs` of the run that declared it (None: from history).
     run_index: int | None
     subagent_run_id: str | None = None
-    #: Ids of the tool messages that answer it, in arrival order.
-    result_message_ids: list[str] = field(default_factory=list)
+    #: The answers that count, in arrival order (conflicting extras are diagnosed, not here).
+    results: list[ToolResult] = field(default_factory=list)
     #: Whether TOOL_CALL_END was seen (or the call came complete from history).
     ended: bool = False
     #: Index of the event that declared it (None: from history).
     event_index: int | None = None
+    #: 0 for the first declaration of this id; a reused id in a later turn counts up.
+    occurrence: int = 0
+    state: CallState = "declared"
+    owner: Owner = "unknown"
+    evidence: Evidence = "none"
+    #: Index of the run in which the call was answered (None: unanswered or from history).
+    resolving_run_index: int | None = None
+    #: For a client result: whether a run input has carried it to the agent yet.
+    delivered: bool = False
+    #: Why an abandoned call will never be answered.
+    abandoned_reason: str | None = None
+
+    @property
+    def result_message_ids(self) -> list[str]:
+        """Ids of the tool messages that answer the call, in arrival order."""
+        return [result.message_id for result in self.results]
 
     @property
     def id(self) -> str:
@@ -597,8 +664,13 @@ class ToolCallRecord:
             "arguments": self.arguments,
             "parseError": self.parse_error,
             "messageId": self.message_id,
+            "resultMessageIds": self.result_message_ids,
+            "state": self.state,
+            "owner": self.owner,
+            "evidence": self.evidence,
             "runIndex": self.run_index,
-            "resultMessageIds": list(self.result_message_ids),
+            "resolvingRunIndex": self.resolving_run_index,
+            "delivered": self.delivered,
         }
 
 
@@ -643,8 +715,89 @@ class Transcript:
         """The error-level diagnostics."""
         return [d for d in self.diagnostics if d.severity == "error"]
 
+    def continuation(self, *, unattributed_is_client: bool = True) -> Continuation:
+        """What must happen next in the conversation, with the ids concerned.
+
+        The status is ``awaiting_resume``, ``awaiting_client``, ``ready_to_continue``,
+        ``stalled`` or ``done``, decided from the tool calls' states, never from the role
+        of the last message. Calls whose owner is unknown count as the client's unless
+        told otherwise (T3).
+        """
+        from .ownership import continuation
+
+        return continuation(
+            self.tool_calls.values(), self.runs, unattributed_is_client=unattributed_is_client
+        )
+
+    def awaiting_client(self) -> bool:
+        """Whether the application must answer calls or resume interrupts."""
+        return self.continuation().awaiting_client()
+
+    def needs_continuation(self) -> bool:
+        """Whether client results wait to be sent in the next run."""
+        return self.continuation().needs_continuation()
+
+    def next_run_input(
+        self,
+        *,
+        run_id: str | None = None,
+        thread_id: str | None = None,
+        tools: list[JSONObject] | None = None,
+        resume: Mapping[str, str | JSONObject] | list[JSONObject] | None = None,
+        context: list[JSONObject] | None = None,
+        forwarded_props: Any = None,
+    ) -> JSONObject:
+        """The ``RunAgentInput`` (wire dict) that continues this conversation.
+
+        ``messages`` is the history (activity messages left out, as AG-UI clients do)
+        with client results right after their calls. ``tools`` defaults to the last
+        run's. ``resume`` answers the last run's interrupts: a list of ResumeEntry dicts,
+        or a mapping from interrupt id to a status (``"resolved"``/``"cancelled"``) or
+        to an entry; it must cover every open interrupt (T7).
+        """
+        last = self.runs[-1] if self.runs else None
+        entries = _resume_entries(resume)
+        if last is not None and last.outcome == "interrupt":
+            covered = {entry.get("interruptId") for entry in entries}
+            missing = [str(i.get("id")) for i in last.interrupts if i.get("id") not in covered]
+            if missing:
+                raise ValueError(
+                    f"the thread has {len(missing)} pending interrupt(s) not addressed by "
+                    f"resume: {', '.join(missing)}"
+                )
+        run_input: JSONObject = {
+            "threadId": thread_id or self.thread_id or f"thread-{uuid.uuid4().hex[:12]}",
+            "runId": run_id or f"run-{uuid.uuid4().hex[:12]}",
+            "state": self.state,
+            "messages": [m.to_dict() for m in self.messages if not isinstance(m, ActivityMessage)],
+            "tools": tools if tools is not None else list(last.tools or []) if last else [],
+            "context": context or [],
+            "forwardedProps": forwarded_props if forwarded_props is not None else {},
+        }
+        if last is not None and last.protocol_version is not None:
+            run_input["protocolVersion"] = last.protocol_version
+        if entries:
+            run_input["resume"] = entries
+        return run_input
+
     def __repr__(self) -> str:
         return (
             f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
             f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
         )
+
+
+def _resume_entries(
+    resume: Mapping[str, str | JSONObject] | list[JSONObject] | None,
+) -> list[JSONObject]:
+    if resume is None:
+        return []
+    if isinstance(resume, list):
+        return [dict(entry) for entry in resume]
+    entries = []
+    for interrupt_id, answer in resume.items():
+        if isinstance(answer, str):
+            entries.append({"interruptId": interrupt_id, "status": answer})
+        else:
+            entries.append({"interruptId": interrupt_id, **answer})
+    return entries

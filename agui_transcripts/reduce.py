@@ -22,6 +22,7 @@ the whole list, rebuilds it.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -36,11 +37,13 @@ from .model import (
     DeveloperMessage,
     Message,
     ReasoningMessage,
+    ResultSource,
     RunRecord,
     SystemMessage,
     ToolCall,
     ToolCallRecord,
     ToolMessage,
+    ToolResult,
     UserMessage,
     _TextMessage,
 )
@@ -102,6 +105,12 @@ def _find_arguments(raw: object, call_id: str, name: str, depth: int = 0) -> str
     return None
 
 
+def record_of(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
+    """The result message ids of a call ([] if the call is unknown)."""
+    record = records.get(call_id)
+    return record.result_message_ids if record is not None else []
+
+
 def _signature(message: Message) -> tuple[Any, ...]:
     """What makes two messages the same turn, ids aside."""
     if isinstance(message, AssistantMessage):
@@ -117,9 +126,14 @@ class Reducer:
     """Applies explicit, canonical events (sans-I/O). Read the results off its attributes."""
 
     def __init__(
-        self, sink: DiagnosticSink, *, run_inputs: list[dict[str, Any]] | None = None
+        self,
+        sink: DiagnosticSink,
+        *,
+        run_inputs: list[dict[str, Any]] | None = None,
+        client_tools: frozenset[str] | None = None,
     ) -> None:
         self.sink = sink
+        self.client_tools = client_tools
         self._run_inputs = run_inputs or []
         self._head = _Node(None)
         self._by_id: dict[str, _Node] = {}
@@ -135,7 +149,10 @@ class Reducer:
         self._run_open = False
         self._started: dict[str, None] = {}
         self._answered: set[str] = set()
-        self._orphans: dict[str, list[_Node]] = {}
+        self._orphans: dict[str, list[tuple[_Node, ToolResult]]] = {}
+        #: Ids of tool messages that some run input has carried to the agent.
+        self.delivered_ids: set[str] = set()
+        self._conflicts: set[str] = set()
         self._replays: dict[str, list[str]] = {}
         self._start_raw: dict[str, Any] = {}
         self._epoch = 0
@@ -235,8 +252,8 @@ class Reducer:
             self._run.outcome = "truncated"
             self._run_open = False
         self._index = -1
-        for call_id, nodes in self._orphans.items():
-            for node in nodes:
+        for call_id, orphans in self._orphans.items():
+            for node, _ in orphans:
                 self._report(
                     "orphan-result",
                     f"tool message {node.message.id!r} answers call {call_id!r}, which never "
@@ -260,8 +277,11 @@ class Reducer:
         self._epoch += 1
         if run.index < len(self._run_inputs):
             given = self._run_inputs[run.index]
-            self._add_input_messages(given)
+            run.new_turn = self._add_input_messages(given) or (
+                run.index == 0 and bool(given.get("messages"))
+            )
             run.input = given
+            run.resume = [r for r in given.get("resume") or () if isinstance(r, dict)]
             run.tools = given.get("tools") if isinstance(given.get("tools"), list) else None
             run.thread_id = (
                 given.get("threadId") if isinstance(given.get("threadId"), str) else None
@@ -288,8 +308,10 @@ class Reducer:
                 setattr(run, attr, event[key])
         run_input = event.get("input")
         if isinstance(run_input, dict):
-            self._add_input_messages(run_input)
+            run.new_turn = self._add_input_messages(run_input) or run.new_turn
             run.input = run_input
+            if isinstance(run_input.get("resume"), list):
+                run.resume = [r for r in run_input["resume"] if isinstance(r, dict)]
             if isinstance(run_input.get("tools"), list):
                 run.tools = run_input["tools"]
         self._check_resume(run)
@@ -315,7 +337,7 @@ class Reducer:
                 f"{', '.join(missing)}",
             )
 
-    def _add_input_messages(self, run_input: dict[str, Any]) -> None:
+    def _add_input_messages(self, run_input: dict[str, Any]) -> bool:
         """A11: input messages whose id is not held yet are appended.
 
         Beyond the reference: a history re-sent with re-minted ids (a producer's own
@@ -326,9 +348,12 @@ class Reducer:
             run_input.get("messages", []), where="input/messages", report=self._report
         )
         if not messages:
-            return
+            return False
+        new_turn = False
         echoes = self._echoed_prefix(messages)
         for position, message in enumerate(messages):
+            if isinstance(message, ToolMessage):
+                self.delivered_ids.add(message.id)
             if message.id in self._by_id:
                 continue
             if position < len(echoes):
@@ -339,11 +364,63 @@ class Reducer:
                     message_id=message.id,
                 )
                 continue
-            self._append(message)
-            self._register_calls(self._by_id[message.id])
+            if isinstance(message, ToolMessage) and not self._accept_client_result(message):
+                continue
+            node = self._append(message)
+            self._register_calls(node)
             if isinstance(message, ToolMessage):
-                self._place_history_result(message)
+                if message.tool_call_id in self._call_owner:
+                    self._place_history_result(message, "input")
+                else:
+                    result = ToolResult(message.id, self._run.index if self._run else None, "input")
+                    self._orphans.setdefault(message.tool_call_id, []).append((node, result))
+            elif isinstance(message, (UserMessage, SystemMessage, DeveloperMessage)):
+                new_turn = True
         self._epoch += 1
+        return new_turn
+
+    def _accept_client_result(self, message: ToolMessage) -> bool:
+        """Whether a tool message from a run input is a new answer (not an echo).
+
+        The first answer to a call stands (I17): a server result in the stream is never
+        replaced by a client's. An identical copy under another id is an echo.
+        """
+        record = self.tool_calls.get(message.tool_call_id)
+        if record is None or not record.results:
+            return True
+        held = [self._by_id.get(result.message_id) for result in record.results]
+        contents = [
+            node.message.content
+            for node in held
+            if node is not None and isinstance(node.message, ToolMessage)
+        ]
+        if message.content in contents:
+            self._report(
+                "input-echo",
+                f"run input tool message {message.id!r} repeats the held result of "
+                f"{message.tool_call_id!r}; not added again",
+                message_id=message.id,
+                tool_call_id=message.tool_call_id,
+            )
+            return False
+        if any(result.source == "stream" for result in record.results):
+            self._report(
+                "client-result-for-server-call",
+                f"run input tool message {message.id!r} answers {message.tool_call_id!r}, which "
+                "the server already answered in its stream; the server's result stands",
+                message_id=message.id,
+                tool_call_id=message.tool_call_id,
+            )
+        else:
+            self._report(
+                "duplicate-result",
+                f"run input tool message {message.id!r} answers {message.tool_call_id!r} again, "
+                "differently; the first answer stands",
+                message_id=message.id,
+                tool_call_id=message.tool_call_id,
+            )
+        self._conflicts.add(message.id)
+        return True
 
     def _echoed_prefix(self, messages: list[Message]) -> list[Message]:
         """The held conversation, if ``messages`` starts with all of it (ids aside)."""
@@ -383,10 +460,24 @@ class Reducer:
         else:
             run.outcome = "success"
             listed = outcome.get("pendingToolCallIds") if isinstance(outcome, dict) else None
+            unanswered = [c for c in self._started if c not in self._answered]
             if isinstance(listed, list) and listed:
                 run.pending_tool_call_ids = [str(c) for c in listed]
+                run.pending_listed = True
+                if set(run.pending_tool_call_ids) != set(unanswered):
+                    self._report(
+                        "pending-list-mismatch",
+                        f"pendingToolCallIds {run.pending_tool_call_ids} differs from the calls "
+                        f"this run left unanswered {unanswered}; the stream is what counts",
+                    )
             else:
-                run.pending_tool_call_ids = [c for c in self._started if c not in self._answered]
+                run.pending_tool_call_ids = unanswered
+            if unanswered and run.tools is None and self.client_tools is None:
+                self._report(
+                    "owner-unknown",
+                    f"calls {unanswered} are unanswered and no client tool list is known for "
+                    "this run: their owner is unknown (treated as the client's)",
+                )
         run.result = event.get("result")
         run.usage = event.get("usage")
         self._run_open = False
@@ -514,9 +605,20 @@ class Reducer:
         name = name if isinstance(name, str) else ""
         self._started[call_id] = None
         owner = self._call_owner.get(call_id)
+        occurrence = 0
         if owner is not None:
-            self._restart_call(event, owner, call_id, name)
-            return
+            earlier = self.tool_calls.get(call_id)
+            if earlier is None or not self._answered_before(earlier):
+                self._restart_call(event, owner, call_id, name)
+                return
+            # The id was answered in an earlier run: this is a new call that reuses it.
+            occurrence = earlier.occurrence + 1
+            self._report(
+                "tool-call-id-reused",
+                f"tool call id {call_id!r} was answered in an earlier run and is declared again: "
+                "a new call (an earlier result never answers it)",
+                tool_call_id=call_id,
+            )
         parent = event.get("parentMessageId")
         created = False
         if isinstance(parent, str):
@@ -555,13 +657,18 @@ class Reducer:
             subagent_run_id=tag if isinstance(tag, str) else message.subagent_run_id,
             event_index=self._index,
         )
+        record.occurrence = occurrence
         previous = self.tool_calls.get(call_id)
-        if previous is not None:
-            record.result_message_ids = previous.result_message_ids
+        if previous is not None and not occurrence:
+            record.results = previous.results
         self.tool_calls[call_id] = record
         if event.get("rawEvent") is not None:
             self._start_raw[call_id] = event["rawEvent"]
         self._adopt_orphans(call_id, owner)
+
+    def _answered_before(self, record: ToolCallRecord) -> bool:
+        current = self._run.index if self._run is not None else None
+        return any(r.run_index is not None and r.run_index != current for r in record.results)
 
     def _restart_call(self, event: Event, owner: _Node, call_id: str, name: str) -> None:
         """A3-i: a START for a call that exists updates it; a replay must not double it."""
@@ -582,16 +689,16 @@ class Reducer:
             self._replays[call_id] = []
 
     def _adopt_orphans(self, call_id: str, owner: _Node) -> None:
-        nodes = self._orphans.pop(call_id, None)
-        if not nodes:
+        orphans = self._orphans.pop(call_id, None)
+        if not orphans:
             return
         anchor = self._after_results(owner)
         record = self.tool_calls.get(call_id)
-        for node in nodes:
+        for node, result in orphans:
             self._unlink(node)
             anchor = self._link_after(anchor, node)
             if record is not None and node.message.id not in record.result_message_ids:
-                record.result_message_ids.append(node.message.id)
+                record.results.append(result)
             self._report(
                 "result-before-call",
                 f"tool message {node.message.id!r} arrived before its call {call_id!r}; "
@@ -728,26 +835,42 @@ class Reducer:
         if isinstance(tag, str):
             message.subagent_run_id = tag
         message.merge_metadata(event.get("metadata"))
-        self._place_result(message, call_id)
+        result = ToolResult(message_id, self._run.index if self._run else None, "stream")
+        self._place_result(message, call_id, result)
         record = self.tool_calls.get(call_id)
         if record is not None:
-            record.result_message_ids.append(message_id)
+            record.results.append(result)
+            client_tools = self.client_tools
+            if client_tools is None and self._run is not None and self._run.tools is not None:
+                client_tools = self._run.tool_names
+            if client_tools is not None and record.name in client_tools:
+                self._report(
+                    "server-answered-client-tool",
+                    f"the server answered {call_id!r} ({record.name}), a tool the client "
+                    "declared: the call is the server's; the client has nothing to send",
+                    tool_call_id=call_id,
+                )
         self._epoch += 1
 
-    def _place_result(self, message: ToolMessage, call_id: str) -> None:
+    def _place_result(self, message: ToolMessage, call_id: str, result: ToolResult) -> None:
         owner = self._call_owner.get(call_id)
         if owner is None:
             node = self._link_after(self._head.prev, _Node(message))
-            self._orphans.setdefault(call_id, []).append(node)
+            self._orphans.setdefault(call_id, []).append((node, result))
         else:
             node = self._link_after(self._after_results(owner), _Node(message))
         self._by_id.setdefault(message.id, node)
 
-    def _place_history_result(self, message: ToolMessage) -> None:
+    def _place_history_result(self, message: ToolMessage, source: ResultSource) -> None:
         """A tool message from history that answers a call we hold is not an orphan."""
         record = self.tool_calls.get(message.tool_call_id)
-        if record is not None and message.id not in record.result_message_ids:
-            record.result_message_ids.append(message.id)
+        if (
+            record is not None
+            and message.id not in record.result_message_ids
+            and message.id not in self._conflicts
+        ):
+            run_index = self._run.index if self._run is not None else None
+            record.results.append(ToolResult(message.id, run_index, source))
 
     def _register_calls(self, node: _Node) -> None:
         """Index the calls of a message that came from history (a snapshot or run input)."""
@@ -769,8 +892,43 @@ class Reducer:
                 record.ended = True
             # History keeps its own order (as the reference does); results already held
             # now answer a known call.
-            for orphan in self._orphans.pop(call.id, []):
-                self._place_history_result(orphan.message)  # type: ignore[arg-type]
+            for _, result in self._orphans.pop(call.id, []):
+                if result.message_id not in record_of(self.tool_calls, call.id):
+                    self.tool_calls[call.id].results.append(result)
+
+    def add_client_result(
+        self,
+        tool_call_id: str,
+        content: str | list[dict[str, Any]],
+        *,
+        error: str | None = None,
+        message_id: str | None = None,
+    ) -> ToolMessage | None:
+        """A harness's answer to a client call, placed right after the call (A5).
+
+        Returns the new tool message, or None when the call already has an answer (which
+        stands, and the attempt is reported).
+        """
+        record = self.tool_calls.get(tool_call_id)
+        if record is None:
+            raise KeyError(f"the transcript has no tool call {tool_call_id!r}")
+        self._index = -1
+        if record.results:
+            server = any(r.source in ("stream", "snapshot") for r in record.results)
+            self._report(
+                "client-result-for-server-call" if server else "duplicate-result",
+                f"a client result for {tool_call_id!r}, which is already answered "
+                f"({'by the server' if server else 'by the client'}); the first answer stands",
+                tool_call_id=tool_call_id,
+            )
+            return None
+        new_id = message_id or f"client-result-{uuid.uuid4().hex[:16]}"
+        message = ToolMessage(new_id, tool_call_id, content, error=error)
+        result = ToolResult(message.id, None, "harness")
+        self._place_result(message, tool_call_id, result)
+        record.results.append(result)
+        self._epoch += 1
+        return message
 
     # -- snapshots (A6, A9, A10, A14) ----------------------------------------------------
 
@@ -829,9 +987,11 @@ class Reducer:
         for node in self._nodes():
             message = node.message
             if isinstance(message, ToolMessage) and message.tool_call_id not in self._call_owner:
-                self._orphans.setdefault(message.tool_call_id, []).append(node)
+                run_index = self._run.index if self._run is not None else None
+                result = ToolResult(message.id, run_index, "snapshot")
+                self._orphans.setdefault(message.tool_call_id, []).append((node, result))
             elif isinstance(message, ToolMessage):
-                self._place_history_result(message)
+                self._place_history_result(message, "snapshot")
 
     def _state_snapshot(self, event: Event) -> None:
         self.state = event.get("snapshot")

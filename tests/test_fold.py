@@ -360,7 +360,7 @@ def test_pending_tool_calls_are_derived_when_not_listed() -> None:
 def test_q01_empty_parent_text_message() -> None:
     transcript = fold([RS(), TMS("m1"), TME("m1"), TCS("c1", "f", "m1"), TCE("c1"), RF()])
     assert transcript.to_dicts()[0]["content"] == ""
-    assert codes(transcript) == []
+    assert codes(transcript) == ["owner-unknown"]
 
 
 def test_q02_arguments_after_end_are_kept() -> None:
@@ -599,7 +599,7 @@ def test_q13_call_redeclared_with_other_arguments() -> None:
         ]
     )
     assert transcript.tool_calls["c1"].arguments == '{"a":2}'
-    assert codes(transcript) == ["tool-call-redeclared"]
+    assert codes(transcript) == ["tool-call-redeclared", "owner-unknown"]
 
 
 def test_q14_model_failure_keeps_the_open_text() -> None:
@@ -712,7 +712,7 @@ def test_q33_arguments_only_in_raw_event() -> None:
     }
     transcript = fold([RS(), TCS("c1", "weather"), TCE("c1", rawEvent=raw), RF()])
     assert transcript.tool_calls["c1"].parsed_arguments == {"city": "Rome"}
-    assert codes(transcript) == ["tool-args-recovered"]
+    assert codes(transcript) == ["tool-args-recovered", "owner-unknown"]
 
 
 def test_q33_arguments_only_in_a_later_snapshot() -> None:
@@ -746,7 +746,7 @@ def test_q34_concatenated_arguments_are_flagged() -> None:
     )
     record = transcript.tool_calls["c1"]
     assert (record.arguments, record.parsed_arguments) == ('{"q":"a"}{"q":"b"}', None)
-    assert codes(transcript) == ["tool-arguments-concatenated"]
+    assert codes(transcript) == ["tool-arguments-concatenated", "owner-unknown"]
 
 
 def test_q36_snapshot_message_with_text_and_calls() -> None:
@@ -792,7 +792,7 @@ def test_q39_invalid_json_arguments_are_kept_raw() -> None:
     record = transcript.tool_calls["c1"]
     assert record.arguments == "{not json"
     assert record.parse_error is not None
-    assert codes(transcript) == ["tool-arguments-invalid"]
+    assert codes(transcript) == ["tool-arguments-invalid", "owner-unknown"]
 
 
 # -- recoveries beyond the reference ----------------------------------------------------------
