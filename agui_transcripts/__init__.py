@@ -35,6 +35,17 @@ from .model import (
 )
 from .ownership import Continuation
 from .pipeline import ProtocolPipeline, check
+from .projection import (
+    Projection,
+    ProjectionError,
+    ReasoningPart,
+    SourceMessage,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    is_synthetic,
+    messages_from_parts,
+)
 from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
 from .sse import SSEDecoder, SSEEvent
 from .verify import Verifier
@@ -60,19 +71,26 @@ __all__ = [
     "EventReader",
     "EventStream",
     "Message",
+    "Projection",
+    "ProjectionError",
     "ProtocolError",
     "ProtocolPipeline",
     "ReasoningMessage",
+    "ReasoningPart",
     "Rule",
     "RunRecord",
     "SSEDecoder",
     "SSEEvent",
     "Severity",
+    "SourceMessage",
     "SystemMessage",
+    "TextPart",
     "ToolCall",
+    "ToolCallPart",
     "ToolCallRecord",
     "ToolMessage",
     "ToolResult",
+    "ToolResultPart",
     "Transcript",
     "UserMessage",
     "Verifier",
@@ -81,8 +99,10 @@ __all__ = [
     "aread_events",
     "check",
     "fold",
+    "is_synthetic",
     "message_from_dict",
     "messages_from_dicts",
+    "messages_from_parts",
     "normalize_all",
     "normalize_event",
     "normalize_run_input",

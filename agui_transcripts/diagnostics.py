@@ -147,6 +147,7 @@ RULES: dict[str, Rule] = _table(
     Rule("pending-list-mismatch", "warning", "pendingToolCallIds disagrees with the stream", "T2"),
     Rule("server-answered-client-tool", "info", "a declared client tool the server answered", "T6"),
     Rule("owner-unknown", "info", "unanswered calls whose owner cannot be told", "T6"),
+    Rule("result-after-abandonment", "warning", "a result for a call already given up", "I15"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),
 )
 

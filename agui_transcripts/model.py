@@ -22,6 +22,7 @@ from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from .ownership import Continuation
+    from .projection import Policy, Projection
 
 __all__ = [
     "ActivityMessage",
@@ -728,6 +729,23 @@ class Transcript:
         return continuation(
             self.tool_calls.values(), self.runs, unattributed_is_client=unattributed_is_client
         )
+
+    def project(self, policy: Policy = "synthesize") -> Projection:
+        """The ordered messages (see :meth:`ordered`) with the projection's diagnostics."""
+        from .projection import project
+
+        return project(self, policy=policy)
+
+    def ordered(self, policy: Policy = "synthesize") -> list[Message]:
+        """The messages in an order an evaluator or provider accepts.
+
+        Every tool result comes right after the assistant message that declares its
+        call, nothing else comes between a batch of calls and its results, and text that
+        arrived while calls were open follows their results. Unanswered calls follow
+        ``policy``: ``synthesize`` (a synthetic error result, marked in metadata),
+        ``trim`` (drop the call), ``keep`` (leave it open at the end) or ``raise``.
+        """
+        return self.project(policy).messages
 
     def awaiting_client(self) -> bool:
         """Whether the application must answer calls or resume interrupts."""

@@ -366,6 +366,7 @@ class Reducer:
                 continue
             if isinstance(message, ToolMessage) and not self._accept_client_result(message):
                 continue
+            message.seq = self._index
             node = self._append(message)
             self._register_calls(node)
             if isinstance(message, ToolMessage):

@@ -1,0 +1,603 @@
+"""Projection (layer 6): an ordered message list in which every call precedes its result.
+
+The reducer's list is the reference client's; an evaluator or a provider needs more:
+each tool result right after the assistant message that declares its call, nothing
+between a batch of calls and its last result, every call answered before the next
+non-tool message (invariants I1-I17 of the ordering document). One conversation-wide
+machine, :class:`_Projector`, does it for both directions:
+
+- :func:`project` orders an AG-UI transcript: items (text stretches, calls, results,
+  other messages) in arrival order, whatever message ids, framework-message boundaries
+  or run boundaries they cross;
+- :func:`messages_from_parts` turns messages holding ordered parts (text, tool call,
+  tool result, reasoning: the shape of Agent Framework messages, Anthropic content
+  blocks and OpenAI Responses items) into AG-UI messages.
+
+The state is conversation-wide, never per message: the batch of calls waiting for
+results, a queue of deferred items (text, new calls, other messages that arrive while a
+batch is open) and results held for deferred calls. Unanswered calls follow a policy:
+``synthesize`` (a synthetic error result, marked in metadata, saying why), ``trim``
+(drop the call), ``keep`` (leave it open; only at the end of the conversation) or
+``raise`` (:class:`ProjectionError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .diagnostics import RULES, Diagnostic
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    Message,
+    ReasoningMessage,
+    TextSegment,
+    ToolCall,
+    ToolMessage,
+    Transcript,
+)
+
+__all__ = [
+    "SYNTHETIC_KEY",
+    "Policy",
+    "Projection",
+    "ProjectionError",
+    "ReasoningPart",
+    "SourceMessage",
+    "TextPart",
+    "ToolCallPart",
+    "ToolResultPart",
+    "is_synthetic",
+    "messages_from_parts",
+    "project",
+]
+
+Policy = Literal["synthesize", "trim", "keep", "raise"]
+
+#: Metadata key that marks a synthetic result: ``metadata[SYNTHETIC_KEY] = {"reason": ...}``.
+SYNTHETIC_KEY = "agui_transcripts.synthetic"
+
+
+class ProjectionError(ValueError):
+    """Raised by the ``raise`` policy when a call has no result where one is needed."""
+
+
+def is_synthetic(message: Message) -> bool:
+    """Whether a tool message was made up by the projection (never a real result)."""
+    return isinstance(message, ToolMessage) and bool(
+        message.metadata and SYNTHETIC_KEY in message.metadata
+    )
+
+
+# -- the reverse direction's input ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """Text in a source message."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningPart:
+    """Visible reasoning in a source message (its opaque form in ``encrypted_value``)."""
+
+    text: str
+    encrypted_value: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallPart:
+    """A call in a source message."""
+
+    id: str
+    name: str
+    arguments: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultPart:
+    """A result in a source message (any role: frameworks put them in several)."""
+
+    call_id: str
+    content: str | list[dict[str, Any]] = ""
+    error: str | None = None
+
+
+Part = TextPart | ReasoningPart | ToolCallPart | ToolResultPart
+
+
+@dataclass(slots=True)
+class SourceMessage:
+    """A framework message: a role and its contents in order."""
+
+    id: str
+    role: str
+    parts: list[Part] = field(default_factory=list)
+    name: str | None = None
+
+
+# -- items -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Text:
+    key: str
+    text: str
+    role: str = "assistant"
+
+
+@dataclass(slots=True)
+class _Call:
+    key: str
+    call: ToolCall
+    subagent_run_id: str | None = None
+
+
+@dataclass(slots=True)
+class _Result:
+    message: ToolMessage
+    #: Source message whose piece this becomes (direction B; its id is given on emission).
+    key: str | None = None
+
+
+@dataclass(slots=True)
+class _Other:
+    message: Message
+    key: str | None = None
+
+
+_Item = _Text | _Call | _Result | _Other
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Calls emitted in one assistant message, waiting for their results."""
+
+    message: AssistantMessage
+    key: str
+    open: list[str]
+    accepting: bool = True
+
+
+@dataclass(slots=True)
+class Projection:
+    """The ordered messages, and what the projection had to report."""
+
+    messages: list[Message]
+    diagnostics: list[Diagnostic]
+
+
+def _stable_id(prefix: str, *parts: str) -> str:
+    digest = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return f"{prefix}-{digest}"
+
+
+class _Projector:
+    def __init__(
+        self,
+        items: Sequence[_Item],
+        *,
+        policy: Policy,
+        reasons: Callable[[str], str],
+        taken_ids: set[str],
+    ) -> None:
+        self.policy = policy
+        self.reasons = reasons
+        self.taken = taken_ids
+        self.items = items
+        self.out: list[Message] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.batch: _Batch | None = None  # the open batch (at most one is open)
+        self.queue: list[_Item] = []
+        self.held: dict[str, list[_Result]] = {}
+        self.answered: set[str] = set()
+        self.synthesized: set[str] = set()
+        self.deferred_calls: set[str] = set()
+        self.future_calls = {item.call.id for item in items if isinstance(item, _Call)}
+        self.seen_calls: set[str] = set()
+        self.pieces: dict[str, int] = {}
+        self.tail_text: tuple[str, AssistantMessage] | None = None
+        self.releasing = False
+
+    # -- output ------------------------------------------------------------------------
+
+    def _report(
+        self,
+        code: str,
+        message: str,
+        *,
+        tool_call_id: str | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        self.diagnostics.append(
+            Diagnostic(
+                code,
+                RULES[code].severity,
+                message,
+                tool_call_id=tool_call_id,
+                message_id=message_id,
+            )
+        )
+
+    def _piece_id(self, key: str) -> str:
+        """The source id for a source message's first piece; fresh ids after (I16)."""
+        count = self.pieces.get(key, 0)
+        self.pieces[key] = count + 1
+        if count == 0:
+            return key
+        salt = count
+        while True:
+            candidate = _stable_id("split", key, str(salt))
+            if candidate not in self.taken:
+                self.taken.add(candidate)
+                return candidate
+            salt += 1
+
+    def _emit(self, message: Message, key: str | None = None) -> None:
+        if key is not None and not message.id:
+            message.id = self._piece_id(key)
+        self.out.append(message)
+        self.tail_text = None
+
+    # -- items -------------------------------------------------------------------------
+
+    def run(self) -> list[Message]:
+        for item in self.items:
+            self._item(item)
+        self._finish()
+        return self.out
+
+    def _item(self, item: _Item) -> None:
+        if isinstance(item, _Result):
+            self._result(item)
+        elif isinstance(item, _Call):
+            self._call(item)
+        elif isinstance(item, _Text):
+            self._text(item)
+        else:
+            self._other(item)
+
+    def _queued(self) -> bool:
+        """Whether items wait ahead of the one at hand (a released item has none)."""
+        return bool(self.queue) and not self.releasing
+
+    def _busy(self) -> bool:
+        return self.batch is not None or self._queued()
+
+    def _text(self, item: _Text) -> None:
+        batch = self.batch
+        if batch is not None and batch.accepting and batch.key == item.key and not self._queued():
+            self._add_text(batch.message, item.text)  # lead-in text (I9)
+            return
+        if self._busy():
+            self.queue.append(item)  # deferred behind the open batch (I8)
+            return
+        tail = self.tail_text
+        if tail is not None and tail[0] == item.key:
+            self._add_text(tail[1], item.text)
+            return
+        message = AssistantMessage(self._piece_id(item.key), item.text)
+        self._emit(message)
+        self.tail_text = (item.key, message)
+
+    def _add_text(self, message: AssistantMessage, text: str) -> None:
+        message.content = (message.content or "") + text
+
+    def _call(self, item: _Call) -> None:
+        self.seen_calls.add(item.call.id)
+        batch = self.batch
+        if batch is not None and batch.accepting and batch.key == item.key and not self._queued():
+            self._attach(batch, item)
+            self._deliver_held(item.call.id)
+            return
+        if self._busy():
+            self.queue.append(item)
+            self.deferred_calls.add(item.call.id)
+            return
+        tail = self.tail_text
+        if tail is not None and tail[0] == item.key:
+            message = tail[1]
+        else:
+            message = AssistantMessage(self._piece_id(item.key), None)
+            message.subagent_run_id = item.subagent_run_id
+            self._emit(message)
+        self.tail_text = None
+        self.batch = _Batch(message, item.key, [])
+        self._attach(self.batch, item)
+        self._deliver_held(item.call.id)
+
+    def _deliver_held(self, call_id: str) -> None:
+        """Results that arrived before their call follow it now (I7, I8)."""
+        for held in self.held.pop(call_id, []):
+            self._result(held)
+
+    def _attach(self, batch: _Batch, item: _Call) -> None:
+        call = item.call
+        copy = ToolCall(
+            call.id,
+            call.name,
+            call.arguments,
+            encrypted_value=call.encrypted_value,
+            metadata=call.metadata,
+        )
+        batch.message.add_tool_call(copy)
+        batch.open.append(call.id)
+
+    def _result(self, item: _Result) -> None:
+        message = item.message
+        call_id = message.tool_call_id
+        if call_id in self.answered:
+            self._report(
+                "duplicate-result",
+                f"tool message {message.id!r} answers {call_id!r} again; the first answer is kept",
+                tool_call_id=call_id,
+                message_id=message.id,
+            )
+            return
+        if call_id in self.synthesized:
+            self._report(
+                "result-after-abandonment",
+                f"tool message {message.id!r} answers {call_id!r} after the call was given up; "
+                "left out",
+                tool_call_id=call_id,
+                message_id=message.id,
+            )
+            return
+        batch = self.batch
+        if batch is not None and call_id in batch.open:
+            batch.accepting = False  # a result closes the batch to new calls (I6)
+            batch.open.remove(call_id)
+            self.answered.add(call_id)
+            self._emit(message, item.key)
+            if not batch.open:
+                self._close_batch()
+            return
+        if call_id in self.deferred_calls or (
+            call_id in self.future_calls and call_id not in self.seen_calls
+        ):
+            if call_id not in self.seen_calls:
+                self._report(
+                    "result-before-call",
+                    f"tool message {message.id!r} arrives before its call {call_id!r}; held "
+                    "until the call",
+                    tool_call_id=call_id,
+                    message_id=message.id,
+                )
+            self.held.setdefault(call_id, []).append(item)
+            return
+        self._report(
+            "orphan-result",
+            f"tool message {message.id!r} answers {call_id!r}, which no assistant message "
+            "declares before it; left out",
+            tool_call_id=call_id,
+            message_id=message.id,
+        )
+
+    def _other(self, item: _Other) -> None:
+        message = item.message
+        if isinstance(message, (ReasoningMessage, ActivityMessage)):
+            if self._busy():
+                self.queue.append(item)
+            else:
+                self._emit(message, item.key)
+            return
+        # I10: a user, system or developer turn is never moved; what is open ends here.
+        self._settle_everything(final=False)
+        self._emit(message, item.key)
+
+    # -- closing -----------------------------------------------------------------------
+
+    def _close_batch(self) -> None:
+        self.batch = None
+        self._release()
+
+    def _release(self) -> None:
+        """Let deferred items through, in order, until one opens a batch again."""
+        outer = self.releasing
+        self.releasing = True
+        try:
+            while self.queue and self.batch is None:
+                item = self.queue.pop(0)
+                if isinstance(item, _Call):
+                    self.deferred_calls.discard(item.call.id)
+                self._item(item)
+        finally:
+            self.releasing = outer
+
+    def _give_up(self, batch: _Batch, *, final: bool) -> None:
+        """Apply the policy to a batch's unanswered calls."""
+        missing = list(batch.open)
+        policy = self.policy
+        if policy == "keep" and not final:
+            policy = "synthesize"  # an open call cannot stay open before a later turn
+        if policy == "raise":
+            where = "at the end of the conversation" if final else "before a later turn"
+            raise ProjectionError(
+                f"tool call(s) {', '.join(missing)} have no result {where} (policy 'raise')"
+            )
+        if policy == "keep":
+            return
+        for call_id in missing:
+            batch.open.remove(call_id)
+            self.synthesized.add(call_id)
+            if policy == "trim":
+                calls = [c for c in batch.message.tool_calls or () if c.id != call_id]
+                batch.message.tool_calls = calls or None
+                batch.message.segments = [
+                    s
+                    for s in batch.message.segments
+                    if not (isinstance(s, ToolCall) and s.id == call_id)
+                ]
+                continue
+            reason = self.reasons(call_id)
+            synthetic = ToolMessage(
+                _stable_id("synthetic", call_id, str(len(self.synthesized))),
+                call_id,
+                f"Tool call not executed: {reason}.",
+                error=reason,
+                metadata={SYNTHETIC_KEY: {"reason": reason}},
+            )
+            self.out.append(synthetic)
+        message = batch.message
+        if policy == "trim" and not message.tool_calls and not message.content:
+            self.out.remove(message)
+
+    def _settle_everything(self, *, final: bool) -> None:
+        while self.batch is not None or self.queue:
+            if self.batch is not None:
+                batch = self.batch
+                self._give_up(batch, final=final)
+                if batch.open:  # kept open at the end
+                    self.batch = None
+                    if not self.queue:
+                        break
+                self.batch = None
+            self._release()
+
+    def _finish(self) -> None:
+        self._settle_everything(final=True)
+        for call_id, held in self.held.items():
+            for item in held:
+                self._report(
+                    "orphan-result",
+                    f"a result for {call_id!r}, whose call never appears; left out",
+                    tool_call_id=call_id,
+                    message_id=item.message.id or None,
+                )
+
+
+def _default_reason(call_id: str) -> str:
+    return "no result was recorded for it"
+
+
+# -- direction A: an AG-UI transcript -----------------------------------------------------
+
+
+def _transcript_items(transcript: Transcript) -> list[_Item]:
+    """Text stretches, calls, results and other messages, in arrival order."""
+    keyed: list[tuple[int, int, _Item]] = []
+    records = transcript.tool_calls
+    for position, message in enumerate(transcript.messages):
+        base = message.seq
+        if isinstance(message, AssistantMessage):
+            for segment in message.segments:
+                if isinstance(segment, TextSegment):
+                    if segment.text:
+                        seq = segment.seq if segment.seq >= 0 else base
+                        keyed.append((seq, position, _Text(message.id, segment.text)))
+                else:
+                    record = records.get(segment.id)
+                    seq = (
+                        record.event_index
+                        if record is not None and record.event_index is not None
+                        else base
+                    )
+                    keyed.append(
+                        (seq, position, _Call(message.id, segment, message.subagent_run_id))
+                    )
+            if not message.segments and message.content is not None:
+                keyed.append((base, position, _Text(message.id, "")))
+        elif isinstance(message, ToolMessage):
+            keyed.append((base, position, _Result(message)))
+        else:
+            keyed.append((base, position, _Other(message)))
+    keyed.sort(key=lambda entry: (entry[0], entry[1]))
+    return [item for _, _, item in keyed]
+
+
+def project(transcript: Transcript, *, policy: Policy = "synthesize") -> Projection:
+    """Order a transcript's messages so that every call precedes its result.
+
+    Returns new assistant and synthetic tool messages; user, system, reasoning, activity
+    and real tool messages are the transcript's own objects.
+    """
+    records = transcript.tool_calls
+
+    def reason(call_id: str) -> str:
+        record = records.get(call_id)
+        if record is None:
+            return _default_reason(call_id)
+        if record.state == "abandoned" and record.abandoned_reason:
+            return record.abandoned_reason
+        return {
+            "pending_client": "the client has not answered it yet",
+            "pending_interrupt": "it awaits approval (an interrupt)",
+            "pending_server": "the server has not answered it yet",
+            "pending_unattributed": "no result was recorded for it",
+            "invalid": "its arguments never finished streaming",
+            "streaming": "its arguments are still streaming",
+            "declared": "the run has not settled it yet",
+        }.get(record.state, _default_reason(call_id))
+
+    items = _transcript_items(transcript)
+    taken = {message.id for message in transcript.messages}
+    projector = _Projector(items, policy=policy, reasons=reason, taken_ids=taken)
+    return Projection(projector.run(), projector.diagnostics)
+
+
+# -- direction B: messages holding ordered parts ------------------------------------------
+
+
+def _source_items(messages: Iterable[SourceMessage]) -> tuple[list[_Item], set[str]]:
+    """Items in part order; the messages they become get their ids when emitted."""
+    items: list[_Item] = []
+    taken: set[str] = set()
+    for source in messages:
+        taken.add(source.id)
+        key = source.id
+        if source.role in ("user", "system", "developer"):
+            text = "".join(p.text for p in source.parts if isinstance(p, TextPart))
+            placed = False
+            for part in source.parts:
+                if isinstance(part, ToolResultPart):
+                    items.append(
+                        _Result(ToolMessage("", part.call_id, part.content, error=part.error), key)
+                    )
+                elif isinstance(part, TextPart) and not placed:
+                    items.append(_Other(_turn(source, text), key))
+                    placed = True
+            if not source.parts:
+                items.append(_Other(_turn(source, ""), key))
+            continue
+        for part in source.parts:
+            if isinstance(part, TextPart):
+                items.append(_Text(key, part.text))
+            elif isinstance(part, ToolCallPart):
+                items.append(_Call(key, ToolCall(part.id, part.name, part.arguments)))
+            elif isinstance(part, ToolResultPart):
+                items.append(
+                    _Result(ToolMessage("", part.call_id, part.content, error=part.error), key)
+                )
+            else:
+                items.append(
+                    _Other(
+                        ReasoningMessage("", part.text, encrypted_value=part.encrypted_value), key
+                    )
+                )
+    return items, taken
+
+
+def _turn(source: SourceMessage, text: str) -> Message:
+    from .model import DeveloperMessage, SystemMessage, UserMessage
+
+    cls = {"user": UserMessage, "system": SystemMessage, "developer": DeveloperMessage}[source.role]
+    return cls("", text, name=source.name)
+
+
+def messages_from_parts(
+    messages: Iterable[SourceMessage], *, policy: Policy = "synthesize"
+) -> Projection:
+    """AG-UI messages from framework messages whose contents are ordered parts.
+
+    One tool message per result; each call before its result, in any interleaving; the
+    first message emitted for a source message keeps its id and later pieces get fresh,
+    deterministic ids that never derive from it by a suffix (I16).
+    """
+    items, taken = _source_items(messages)
+    projector = _Projector(items, policy=policy, reasons=_default_reason, taken_ids=taken)
+    return Projection(projector.run(), projector.diagnostics)
