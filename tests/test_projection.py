@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -456,3 +458,23 @@ def test_sweep_catches_a_broken_projection(monkeypatch: pytest.MonkeyPatch) -> N
             failures += 1
     monkeypatch.setattr(module._Projector, "_text", original)
     assert failures > 0
+
+
+GOLDEN_STREAMS = sorted((Path(__file__).parent / "golden" / "streams").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("stream", GOLDEN_STREAMS, ids=lambda p: p.name.removesuffix(".jsonl"))
+def test_golden_streams_project_cleanly(stream: Path) -> None:
+    inputs_path = stream.parent / (stream.name.removesuffix(".jsonl") + ".input.json")
+    run_input = json.loads(inputs_path.read_text()) if inputs_path.exists() else None
+    transcript = fold(stream, run_input=run_input)
+    projection = transcript.project()
+    wire = [m.to_dict() for m in projection.messages]
+    assert all_problems(wire) == []
+    # Every real result is in the projection exactly once, or reported.
+    reported = {d.message_id for d in projection.diagnostics}
+    real = [m.id for m in projection.messages if m.role == "tool" and not is_synthetic(m)]
+    assert len(real) == len(set(real))
+    for message in transcript.messages:
+        if message.role == "tool":
+            assert message.id in real or message.id in reported, message.id
