@@ -8,6 +8,7 @@ the same machine.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterable, Iterable
 from typing import Any
 
@@ -118,16 +119,22 @@ class Collector:
     def transcript(self) -> Transcript:
         """The transcript as it stands now, with tool-call ownership settled."""
         reducer = self._reducer
+        # Runs and records are copied, so a transcript read mid-stream keeps its states.
+        runs = [dataclasses.replace(run) for run in reducer.runs]
+        calls = {
+            call_id: dataclasses.replace(record, results=list(record.results))
+            for call_id, record in reducer.tool_calls.items()
+        }
         settle(
-            reducer.tool_calls.values(),
-            reducer.runs,
+            calls.values(),
+            runs,
             client_tools=self._client_tools,
             delivered_ids=reducer.delivered_ids,
         )
         return Transcript(
             messages=reducer.messages,
-            runs=list(reducer.runs),
-            tool_calls=dict(reducer.tool_calls),
+            runs=runs,
+            tool_calls=calls,
             state=reducer.state,
             diagnostics=list(self.sink.diagnostics),
         )

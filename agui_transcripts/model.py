@@ -680,8 +680,8 @@ class Transcript:
     """The canonical transcript of a stream: what the reference AG-UI client would hold.
 
     Read it at any time from a :class:`~agui_transcripts.Collector`; ``fold`` returns the
-    final one. Message objects are shared with the collector: they keep changing while
-    it is fed.
+    final one. Runs and tool-call records are copies taken when it is read; message
+    objects are shared with the collector and keep growing while it is fed.
     """
 
     messages: list[Message]

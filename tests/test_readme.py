@@ -1,7 +1,9 @@
-"""The README's Python examples run as written, and its quick start names real files."""
+"""The README's Python examples run as written and say what they print, and its quick start
+names real files."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from pathlib import Path
@@ -10,18 +12,39 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# A top-level expression whose comment states its value: `x.state  # 'resolved_server'`.
+CLAIM = re.compile(r"^(?P<expr>[A-Za-z_][^#=]*?)\s+#\s+(?P<value>'[^']*'|\[[^\]]*\]|\{[^}]*\})")
 
 
-def test_python_blocks_run(capsys: pytest.CaptureFixture[str]) -> None:
+def run_block(block: str) -> int:
+    """Execute a README block; check each stated value. Returns how many were checked."""
+    namespace: dict[str, object] = {}
+    pending: list[str] = []
+    checked = 0
+    for line in block.splitlines():
+        claim = CLAIM.match(line)
+        if claim is None:
+            pending.append(line)
+            continue
+        exec(compile("\n".join(pending), "README.md", "exec"), namespace)
+        pending = []
+        actual = eval(claim["expr"], namespace)
+        assert actual == ast.literal_eval(claim["value"]), line
+        checked += 1
+    exec(compile("\n".join(pending), "README.md", "exec"), namespace)
+    return checked
+
+
+def test_python_blocks_run_and_their_stated_values_hold(capsys: pytest.CaptureFixture[str]) -> None:
     blocks = re.findall(r"```python\n(.*?)```", README, re.S)
     assert blocks
     cwd = Path.cwd()
     os.chdir(ROOT)
     try:
-        for block in blocks:
-            exec(compile(block, "README.md", "exec"), {})
+        checked = sum(run_block(block) for block in blocks)
     finally:
         os.chdir(cwd)
+    assert checked >= 7
     assert "assistant Let me look that up for you." in capsys.readouterr().out
 
 
