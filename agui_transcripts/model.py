@@ -219,7 +219,7 @@ class Message:
 
 
 class _TextMessage(Message):
-    """A message whose content is text built from deltas (or, for users, content parts)."""
+    """A message whose content is text built from deltas, or a list of content parts."""
 
     __slots__ = ("_content", "_parts")
 
@@ -231,7 +231,7 @@ class _TextMessage(Message):
 
     @property
     def content(self) -> str | list[ContentPart]:
-        """The text, or the list of content parts a user message was sent with."""
+        """The text, or the list of content parts the message was sent with."""
         return self._parts if self._parts is not None else self._content.text
 
     @content.setter
@@ -388,10 +388,10 @@ class AssistantMessage(Message):
         return self._tail(out)
 
 
-class ToolMessage(Message):
+class ToolMessage(_TextMessage):
     """A tool result: text or content parts, optionally an ``error``."""
 
-    __slots__ = ("_content", "_parts", "error", "tool_call_id")
+    __slots__ = ("error", "tool_call_id")
     role = "tool"
 
     def __init__(
@@ -403,33 +403,9 @@ class ToolMessage(Message):
         error: str | None = None,
         **fields: Any,
     ) -> None:
-        super().__init__(id, **fields)
+        super().__init__(id, content, **fields)
         self.tool_call_id = tool_call_id
         self.error = error
-        self._parts: list[ContentPart] | None = content if isinstance(content, list) else None
-        self._content = _Text(content if isinstance(content, str) else "")
-
-    @property
-    def content(self) -> str | list[ContentPart]:
-        """The result: text, or the content parts it was sent with."""
-        return self._parts if self._parts is not None else self._content.text
-
-    @content.setter
-    def content(self, value: str | list[ContentPart]) -> None:
-        self._parts = value if isinstance(value, list) else None
-        self._content = _Text(value if isinstance(value, str) else "")
-
-    @property
-    def text(self) -> str:
-        """The result as plain text (text parts joined with newlines)."""
-        if self._parts is None:
-            return self._content.text
-        return "\n".join(str(p.get("text", "")) for p in self._parts if p.get("type") == "text")
-
-    def append(self, delta: str) -> None:
-        """Append a streamed delta (TEXT_MESSAGE_CONTENT aimed at a tool message)."""
-        self._parts = None
-        self._content.append(delta)
 
     def to_dict(self) -> JSONObject:
         out = self._head()

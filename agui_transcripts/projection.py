@@ -128,7 +128,6 @@ class SourceMessage:
 class _Text:
     key: str
     text: str
-    role: str = "assistant"
 
 
 @dataclass(slots=True)

@@ -560,7 +560,7 @@ class Reducer:
         message = node.message
         if isinstance(message, AssistantMessage):
             message.append(delta, seq=self._index, epoch=self._epoch)
-        elif isinstance(message, (_TextMessage, ToolMessage)):
+        elif isinstance(message, _TextMessage):
             if isinstance(message.content, list):
                 self._report(
                     "content-parts-replaced",

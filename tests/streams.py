@@ -216,3 +216,18 @@ def short(events: list[Event]) -> list[str]:
             parts.append(f"@{event['subagentRunId']}")
         out.append(" ".join(parts))
     return out
+
+
+def text_open_across_a_result() -> list[Event]:
+    """Q19: a text message held open across a call and its result (Agent Framework)."""
+    return [
+        RS(),
+        TMS("m1"),
+        TMC("m1", "Let me check. "),
+        TCS("c1", "w", "m1"),
+        TCE("c1"),
+        TCR("t1", "c1", "rain"),
+        TMC("m1", "It rains."),
+        TME("m1"),
+        RF(),
+    ]

@@ -44,6 +44,7 @@ from tests.streams import (
     TME,
     TMK,
     TMS,
+    text_open_across_a_result,
 )
 
 Event = dict[str, Any]
@@ -632,19 +633,7 @@ def test_q17_subagent_messages_appended_by_the_final_snapshot() -> None:
 
 
 def test_q19_text_held_open_across_a_call_and_its_result() -> None:
-    transcript = fold(
-        [
-            RS(),
-            TMS("m1"),
-            TMC("m1", "Let me check. "),
-            TCS("c1", "w", "m1"),
-            TCE("c1"),
-            TCR("t1", "c1", "rain"),
-            TMC("m1", "It rains."),
-            TME("m1"),
-            RF(),
-        ]
-    )
+    transcript = fold(text_open_across_a_result())
     # The reference client's content, and the arrival order kept for the projection.
     assert transcript.to_dicts()[0]["content"] == "Let me check. It rains."
     message = transcript.messages[0]

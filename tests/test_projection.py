@@ -23,7 +23,7 @@ from agui_transcripts import (
     messages_from_parts,
 )
 from tests.checkers import all_problems, anthropic_grouping, openai_strict, ragas_shape
-from tests.streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS
+from tests.streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS, text_open_across_a_result
 
 Event = dict[str, Any]
 
@@ -204,19 +204,7 @@ def test_o12_o13_through_ag_ui_events() -> None:
 
 
 def test_text_held_open_across_a_result_moves_after_it() -> None:
-    transcript = fold(
-        [
-            RS(),
-            TMS("m1"),
-            TMC("m1", "Let me check. "),
-            TCS("c1", "w", "m1"),
-            TCE("c1"),
-            TCR("t1", "c1", "rain"),
-            TMC("m1", "It rains."),
-            TME("m1"),
-            RF(),
-        ]
-    )
+    transcript = fold(text_open_across_a_result())
     ordered = transcript.ordered()
     assert shape(ordered) == ['A"Let me check. "(c1)', "t(c1)", 'A"It rains."']
     assert ordered[0].id == "m1"
