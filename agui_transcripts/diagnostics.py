@@ -148,6 +148,10 @@ RULES: dict[str, Rule] = _table(
     Rule("server-answered-client-tool", "info", "a declared client tool the server answered", "T6"),
     Rule("owner-unknown", "info", "unanswered calls whose owner cannot be told", "T6"),
     Rule("result-after-abandonment", "warning", "a result for a call already given up", "I15"),
+    # Adapters (layer 7).
+    Rule("openai-dropped", "info", "what Chat Completions messages cannot hold", "I15"),
+    Rule("openai-arguments-repaired", "warning", "non-object arguments wrapped as JSON", "A4"),
+    Rule("agui-model-degraded", "warning", "content an older ag-ui-protocol cannot hold", "P5"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),
 )
 

@@ -1,0 +1,346 @@
+"""OpenAI Chat Completions message dicts: the interchange format most harnesses take.
+
+``to_openai`` renders a transcript (its ordered projection: one tool message per result,
+right after the assistant message declaring the calls, no trailing open call) as plain
+dicts typed with the TypedDicts below; no ``openai`` import is needed. ``from_openai``
+reads such a list back into AG-UI messages. Agentevals/openevals, LiteLLM, Langfuse,
+MLflow, Opik and most home-made harnesses take this shape.
+
+What the format cannot hold, and what happens to it:
+
+================================  ===============================================
+AG-UI                             Chat Completions
+================================  ===============================================
+message ids                       dropped (call ids are kept)
+reasoning messages                dropped, reported (``openai-dropped``)
+activity messages                 dropped (frontend-only)
+tool ``error``                    no field: ``"Error: <error>"`` leads the content
+tool content parts                text parts joined into the content string
+video parts, document URLs        dropped, reported (``openai-dropped``)
+image / audio / document data     ``image_url`` / ``input_audio`` / ``file`` parts
+invalid JSON arguments            kept verbatim (``repair=True`` wraps them as JSON)
+``subagentRunId``, metadata       dropped
+================================  ===============================================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, TypedDict
+
+from ..diagnostics import RULES, Diagnostic
+from ..model import (
+    ActivityMessage,
+    AssistantMessage,
+    DeveloperMessage,
+    Message,
+    ReasoningMessage,
+    SystemMessage,
+    ToolMessage,
+    Transcript,
+    UserMessage,
+)
+from ..projection import (
+    Policy,
+    SourceMessage,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    messages_from_parts,
+)
+from . import messages_of
+
+__all__ = [
+    "ChatMessage",
+    "from_openai",
+    "to_openai",
+]
+
+
+class FunctionCall(TypedDict):
+    """``function`` of a tool call: ``arguments`` is a JSON string."""
+
+    name: str
+    arguments: str
+
+
+class ToolCallParam(TypedDict):
+    """One call in an assistant message."""
+
+    id: str
+    type: Literal["function"]
+    function: FunctionCall
+
+
+class _Named(TypedDict, total=False):
+    name: str
+
+
+class SystemMessageParam(_Named):
+    """A system prompt."""
+
+    role: Literal["system"]
+    content: str
+
+
+class DeveloperMessageParam(_Named):
+    """A developer instruction."""
+
+    role: Literal["developer"]
+    content: str
+
+
+class UserMessageParam(_Named):
+    """A user turn: text or content parts."""
+
+    role: Literal["user"]
+    content: str | list[dict[str, Any]]
+
+
+class _AssistantRequired(TypedDict):
+    role: Literal["assistant"]
+    content: str | None
+
+
+class AssistantMessageParam(_AssistantRequired, total=False):
+    """An assistant turn; ``content`` is None only beside ``tool_calls``."""
+
+    tool_calls: list[ToolCallParam]
+    name: str
+
+
+class ToolMessageParam(TypedDict):
+    """A tool result for one call."""
+
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str
+
+
+ChatMessage = (
+    SystemMessageParam
+    | DeveloperMessageParam
+    | UserMessageParam
+    | AssistantMessageParam
+    | ToolMessageParam
+)
+
+
+def _report(
+    diagnostics: list[Diagnostic] | None,
+    code: str,
+    message: str,
+    *,
+    message_id: str | None = None,
+    tool_call_id: str | None = None,
+) -> None:
+    if diagnostics is not None:
+        severity = RULES[code].severity
+        diagnostic = Diagnostic(
+            code, severity, message, message_id=message_id, tool_call_id=tool_call_id
+        )
+        diagnostics.append(diagnostic)
+
+
+def _data_url(source: dict[str, Any]) -> str | None:
+    if source.get("type") == "url":
+        return str(source.get("value"))
+    if source.get("type") == "data":
+        mime = source.get("mimeType", "application/octet-stream")
+        return f"data:{mime};base64,{source.get('value')}"
+    return None
+
+
+def _user_parts(
+    message: UserMessage, diagnostics: list[Diagnostic] | None
+) -> str | list[dict[str, Any]]:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts: list[dict[str, Any]] = []
+    for part in content:
+        kind = part.get("type")
+        raw_source = part.get("source")
+        source: dict[str, Any] = raw_source if isinstance(raw_source, dict) else {}
+        if kind == "text":
+            parts.append({"type": "text", "text": str(part.get("text", ""))})
+        elif kind == "image" and _data_url(source):
+            parts.append({"type": "image_url", "image_url": {"url": _data_url(source)}})
+        elif kind == "audio" and source.get("type") == "data":
+            audio_format = str(source.get("mimeType", "audio/wav")).split("/")[-1]
+            parts.append(
+                {
+                    "type": "input_audio",
+                    "input_audio": {"data": source.get("value"), "format": audio_format},
+                }
+            )
+        elif kind == "document" and source.get("type") == "data":
+            file: dict[str, Any] = {"file_data": _data_url(source)}
+            filename = (part.get("metadata") or {}).get("filename")
+            if filename:
+                file["filename"] = filename
+            parts.append({"type": "file", "file": file})
+        else:
+            _report(
+                diagnostics,
+                "openai-dropped",
+                f"user message {message.id!r}: a {kind} part with a {source.get('type')} source "
+                "has no Chat Completions form; dropped",
+                message_id=message.id,
+            )
+    return parts
+
+
+def _arguments(raw: str, repair: bool, call_id: str, diagnostics: list[Diagnostic] | None) -> str:
+    if not repair:
+        return raw
+    if not raw.strip():
+        return "{}"
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = None
+    else:
+        if isinstance(value, dict):
+            return raw
+    _report(
+        diagnostics,
+        "openai-arguments-repaired",
+        f"tool call {call_id!r}: arguments are not a JSON object; wrapped as "
+        '{"_raw_arguments": ...} for consumers that parse them',
+        tool_call_id=call_id,
+    )
+    return json.dumps({"_raw_arguments": raw}, ensure_ascii=False)
+
+
+def to_openai(
+    source: Transcript | Sequence[Message],
+    *,
+    policy: Policy = "synthesize",
+    repair: bool = False,
+    include_system: bool = True,
+    diagnostics: list[Diagnostic] | None = None,
+) -> list[ChatMessage]:
+    """Chat Completions messages for a transcript (or an ordered list of messages).
+
+    ``policy`` decides unanswered calls (see :meth:`Transcript.ordered`); ``repair``
+    makes every ``arguments`` string a JSON object; ``include_system`` keeps system and
+    developer messages. Drops and repairs are appended to ``diagnostics`` when given.
+    """
+    out: list[ChatMessage] = []
+    for message in messages_of(source, policy=policy, diagnostics=diagnostics):
+        if isinstance(message, (SystemMessage, DeveloperMessage)):
+            if include_system:
+                turn: SystemMessageParam | DeveloperMessageParam
+                if isinstance(message, SystemMessage):
+                    turn = {"role": "system", "content": message.text}
+                else:
+                    turn = {"role": "developer", "content": message.text}
+                if message.name:
+                    turn["name"] = message.name
+                out.append(turn)
+        elif isinstance(message, UserMessage):
+            user: UserMessageParam = {"role": "user", "content": _user_parts(message, diagnostics)}
+            if message.name:
+                user["name"] = message.name
+            out.append(user)
+        elif isinstance(message, AssistantMessage):
+            assistant: AssistantMessageParam = {"role": "assistant", "content": message.content}
+            if message.tool_calls:
+                assistant["tool_calls"] = [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {
+                            "name": call.name,
+                            "arguments": _arguments(call.arguments, repair, call.id, diagnostics),
+                        },
+                    }
+                    for call in message.tool_calls
+                ]
+            elif assistant["content"] is None:
+                assistant["content"] = ""
+            if message.name:
+                assistant["name"] = message.name
+            out.append(assistant)
+        elif isinstance(message, ToolMessage):
+            text = message.text
+            if message.error is not None:
+                text = f"Error: {message.error}" + (
+                    f"\n{text}" if text and text != message.error else ""
+                )
+            out.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": text})
+        elif isinstance(message, ReasoningMessage):
+            _report(
+                diagnostics,
+                "openai-dropped",
+                f"reasoning message {message.id!r} has no Chat Completions form; dropped",
+                message_id=message.id,
+            )
+        elif not isinstance(message, ActivityMessage):  # pragma: no cover - every role is handled
+            raise TypeError(f"cannot render a {type(message).__name__}")
+    return out
+
+
+def _stable_id(index: int, message: dict[str, Any]) -> str:
+    digest = hashlib.sha1(
+        f"{index}\x1f{json.dumps(message, sort_keys=True, default=str)}".encode()
+    ).hexdigest()
+    return f"openai-{digest[:16]}"
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(p.get("text", ""))
+            for p in content
+            if isinstance(p, dict) and p.get("type") == "text"
+        )
+    return ""
+
+
+def from_openai(
+    messages: Iterable[dict[str, Any]], *, policy: Policy = "synthesize"
+) -> list[Message]:
+    """AG-UI messages from Chat Completions messages, every call before its result.
+
+    Ids are deterministic (derived from position and content) since the format has none;
+    call ids are kept. A ``tool`` message becomes a tool message; its ``Error: ``
+    prefix is not parsed back into ``error``.
+    """
+    sources: list[SourceMessage] = []
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        sid = str(message.get("id") or _stable_id(index, message))
+        name = message.get("name") if isinstance(message.get("name"), str) else None
+        if role in ("system", "developer", "user"):
+            sources.append(
+                SourceMessage(
+                    sid, str(role), [TextPart(_content_text(message.get("content")))], name=name
+                )
+            )
+        elif role == "assistant":
+            parts: list[Any] = []
+            text = _content_text(message.get("content"))
+            if text:
+                parts.append(TextPart(text))
+            for call in message.get("tool_calls") or []:
+                function = call.get("function") or {}
+                parts.append(
+                    ToolCallPart(
+                        str(call.get("id")),
+                        str(function.get("name", "")),
+                        str(function.get("arguments", "")),
+                    )
+                )
+            sources.append(SourceMessage(sid, "assistant", parts or [TextPart("")], name=name))
+        elif role == "tool":
+            result = ToolResultPart(
+                str(message.get("tool_call_id")), _content_text(message.get("content"))
+            )
+            sources.append(SourceMessage(sid, "tool", [result]))
+    return messages_from_parts(sources, policy=policy).messages
