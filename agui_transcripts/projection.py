@@ -42,6 +42,7 @@ from .model import (
 
 __all__ = [
     "SYNTHETIC_KEY",
+    "MediaPart",
     "Policy",
     "Projection",
     "ProjectionError",
@@ -84,10 +85,21 @@ class TextPart:
 
 @dataclass(frozen=True, slots=True)
 class ReasoningPart:
-    """Visible reasoning in a source message (its opaque form in ``encrypted_value``)."""
+    """Visible reasoning in a source message (its opaque form in ``encrypted_value``).
+
+    ``id`` names the reasoning message it becomes; without one it gets a piece id.
+    """
 
     text: str
     encrypted_value: str | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MediaPart:
+    """A non-text content part of a user message, as an AG-UI part dict (image, ...)."""
+
+    part: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +120,7 @@ class ToolResultPart:
     error: str | None = None
 
 
-Part = TextPart | ReasoningPart | ToolCallPart | ToolResultPart
+Part = TextPart | ReasoningPart | ToolCallPart | ToolResultPart | MediaPart
 
 
 @dataclass(slots=True)
@@ -550,15 +562,13 @@ def _source_items(messages: Iterable[SourceMessage]) -> tuple[list[_Item], set[s
         taken.add(source.id)
         key = source.id
         if source.role in ("user", "system", "developer"):
-            text = "".join(p.text for p in source.parts if isinstance(p, TextPart))
             placed = False
             for part in source.parts:
                 if isinstance(part, ToolResultPart):
-                    items.append(
-                        _Result(ToolMessage("", part.call_id, part.content, error=part.error), key)
-                    )
-                elif isinstance(part, TextPart) and not placed:
-                    items.append(_Other(_turn(source, text), key))
+                    result = ToolMessage("", part.call_id, part.content, error=part.error)
+                    items.append(_Result(result, key))
+                elif isinstance(part, (TextPart, MediaPart)) and not placed:
+                    items.append(_Other(_turn(source, _turn_content(source.parts)), key))
                     placed = True
             if not source.parts:
                 items.append(_Other(_turn(source, ""), key))
@@ -569,23 +579,34 @@ def _source_items(messages: Iterable[SourceMessage]) -> tuple[list[_Item], set[s
             elif isinstance(part, ToolCallPart):
                 items.append(_Call(key, ToolCall(part.id, part.name, part.arguments)))
             elif isinstance(part, ToolResultPart):
-                items.append(
-                    _Result(ToolMessage("", part.call_id, part.content, error=part.error), key)
+                result = ToolMessage("", part.call_id, part.content, error=part.error)
+                items.append(_Result(result, key))
+            elif isinstance(part, ReasoningPart):
+                reasoning = ReasoningMessage(
+                    part.id or "", part.text, encrypted_value=part.encrypted_value
                 )
-            else:
-                items.append(
-                    _Other(
-                        ReasoningMessage("", part.text, encrypted_value=part.encrypted_value), key
-                    )
-                )
+                items.append(_Other(reasoning, None if part.id else key))
     return items, taken
 
 
-def _turn(source: SourceMessage, text: str) -> Message:
+def _turn_content(parts: list[Part]) -> str | list[dict[str, Any]]:
+    """Plain text, or AG-UI content parts when the turn carries media."""
+    if not any(isinstance(p, MediaPart) for p in parts):
+        return "".join(p.text for p in parts if isinstance(p, TextPart))
+    out: list[dict[str, Any]] = []
+    for part in parts:
+        if isinstance(part, TextPart):
+            out.append({"type": "text", "text": part.text})
+        elif isinstance(part, MediaPart):
+            out.append(part.part)
+    return out
+
+
+def _turn(source: SourceMessage, content: str | list[dict[str, Any]]) -> Message:
     from .model import DeveloperMessage, SystemMessage, UserMessage
 
     cls = {"user": UserMessage, "system": SystemMessage, "developer": DeveloperMessage}[source.role]
-    return cls("", text, name=source.name)
+    return cls("", content, name=source.name)
 
 
 def messages_from_parts(

@@ -1,0 +1,149 @@
+"""The LangChain adapter, against the real langchain-core."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agui_transcripts import ActivityMessage, Diagnostic, fold, is_synthetic
+from agui_transcripts.adapters.langchain import from_langchain, to_langchain
+from tests.checkers import all_problems
+from tests.streams import RF, RMC, RME, RMS, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS
+
+lc = pytest.importorskip(
+    "langchain_core.messages", reason="the [langchain] extra is part of [test]"
+)
+
+GOLDEN = sorted((Path(__file__).parent / "golden" / "streams").glob("*.jsonl"))
+
+
+def fold_golden(path: Path) -> Any:
+    inputs = path.parent / (path.name.removesuffix(".jsonl") + ".input.json")
+    return fold(path, run_input=json.loads(inputs.read_text()) if inputs.exists() else None)
+
+
+@pytest.mark.parametrize("stream", GOLDEN, ids=lambda p: p.name.removesuffix(".jsonl"))
+def test_round_trips_on_golden_streams(stream: Path) -> None:
+    transcript = fold_golden(stream)
+    messages = to_langchain(transcript)
+    assert lc.messages_from_dict(lc.messages_to_dict(messages)) == messages
+    back = [m.to_dict() for m in from_langchain(messages)]
+    expected = [m.to_dict() for m in transcript.ordered() if not isinstance(m, ActivityMessage)]
+    assert back == expected
+    assert all_problems(back) == []
+
+
+def test_rendering_rules() -> None:
+    transcript = fold(
+        [
+            RS(
+                input={
+                    "threadId": "t",
+                    "runId": "r1",
+                    "messages": [
+                        {"id": "d", "role": "developer", "content": "Use tools."},
+                        {
+                            "id": "u",
+                            "role": "user",
+                            "content": [
+                                {"type": "text", "text": "Look:"},
+                                {
+                                    "type": "image",
+                                    "source": {
+                                        "type": "data",
+                                        "value": "AAAA",
+                                        "mimeType": "image/png",
+                                    },
+                                },
+                            ],
+                        },
+                    ],
+                }
+            ),
+            RMS("r"),
+            RMC("r", "thinking"),
+            RME("r"),
+            {
+                "type": "REASONING_ENCRYPTED_VALUE",
+                "subtype": "message",
+                "entityId": "r",
+                "encryptedValue": "sig",
+            },
+            TMS("a"),
+            TMC("a", "Checking."),
+            TME("a"),
+            TCS("c1", "good", "a"),
+            TCA("c1", '{"q": 1}'),
+            TCE("c1"),
+            TCS("c2", "bad", "a"),
+            TCA("c2", "[1, 2]"),
+            TCE("c2"),
+            TCR("t1", "c1", "ok"),
+            RF(
+                usage=[
+                    {
+                        "provider": "p",
+                        "model": "m",
+                        "inputTokens": 10,
+                        "outputTokens": 5,
+                        "cachedInputTokens": 4,
+                        "reasoningTokens": 2,
+                    }
+                ]
+            ),
+        ],
+        client_tools=[],
+    )
+    diagnostics: list[Diagnostic] = []
+    out = to_langchain(transcript, diagnostics=diagnostics)
+    system, human, ai, tool_ok, tool_missing = out
+    assert system.additional_kwargs["__openai_role__"] == "developer"
+    assert human.content == [
+        {"type": "text", "text": "Look:"},
+        {"type": "image", "base64": "AAAA", "mime_type": "image/png"},
+    ]
+    assert ai.content == [
+        {
+            "type": "reasoning",
+            "reasoning": "thinking",
+            "id": "r",
+            "extras": {"encrypted_value": "sig"},
+        },
+        {"type": "text", "text": "Checking."},
+    ]
+    assert ai.tool_calls == [{"name": "good", "args": {"q": 1}, "id": "c1", "type": "tool_call"}]
+    assert [(c["id"], c["args"]) for c in ai.invalid_tool_calls] == [("c2", "[1, 2]")]
+    assert ai.usage_metadata == {
+        "input_tokens": 10,
+        "output_tokens": 5,
+        "total_tokens": 15,
+        "input_token_details": {"cache_read": 4, "cache_creation": 0},
+        "output_token_details": {"reasoning": 2},
+    }
+    assert (tool_ok.tool_call_id, tool_ok.status) == ("c1", "success")
+    assert (tool_missing.tool_call_id, tool_missing.status) == ("c2", "error")
+    assert tool_missing.additional_kwargs["synthetic"] is True
+    back = from_langchain(out)
+    assert is_synthetic(back[-1])
+    assert [m.role for m in back] == ["developer", "user", "reasoning", "assistant", "tool", "tool"]
+
+
+def test_tool_errors_stay_failures() -> None:
+    transcript = fold([RS(), TCS("c1", "f"), TCE("c1"), RF()])
+    messages = to_langchain(transcript, policy="trim")
+    assert messages == []
+    sources = [
+        lc.AIMessage(content="", tool_calls=[{"name": "f", "args": {}, "id": "c1"}], id="a"),
+        lc.ToolMessage(content="boom", tool_call_id="c1", status="error", id="t"),
+    ]
+    back = from_langchain(sources)
+    assert back[1].to_dict() == {
+        "id": "t",
+        "role": "tool",
+        "content": "",
+        "toolCallId": "c1",
+        "error": "boom",
+    }
