@@ -687,6 +687,18 @@ class Transcript:
                 return message.content
         return ""
 
+    def run_of(self, message: Message) -> RunRecord | None:
+        """The run during which a message arrived (None for history seeded before any)."""
+        found = None
+        for run in self.runs:
+            start = run.first_event_index
+            if start is None or start > message.seq:
+                if start is not None:
+                    break
+                continue
+            found = run
+        return found
+
     @property
     def errors(self) -> list[Diagnostic]:
         """The error-level diagnostics."""

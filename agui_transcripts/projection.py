@@ -140,6 +140,7 @@ class SourceMessage:
 class _Text:
     key: str
     text: str
+    seq: int = -1
 
 
 @dataclass(slots=True)
@@ -147,6 +148,7 @@ class _Call:
     key: str
     call: ToolCall
     subagent_run_id: str | None = None
+    seq: int = -1
 
 
 @dataclass(slots=True)
@@ -293,6 +295,7 @@ class _Projector:
             self._add_text(tail[1], item.text)
             return
         message = AssistantMessage(self._piece_id(item.key), item.text)
+        message.seq = item.seq
         self._emit(message)
         self.tail_text = (item.key, message)
 
@@ -316,6 +319,7 @@ class _Projector:
         else:
             message = AssistantMessage(self._piece_id(item.key), None)
             message.subagent_run_id = item.subagent_run_id
+            message.seq = item.seq
             self._emit(message)
         self.tail_text = None
         self.batch = _Batch(message, item.key, [])
@@ -462,7 +466,9 @@ class _Projector:
         while self.batch is not None or self.queue:
             if self.batch is not None:
                 batch = self.batch
-                self._give_up(batch, final=final)
+                # Only the very last batch may stay open ("keep"): one with deferred items
+                # behind it is not at the end.
+                self._give_up(batch, final=final and not self.queue)
                 if batch.open:  # kept open at the end
                     self.batch = None
                     if not self.queue:
@@ -500,7 +506,7 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
                 if isinstance(segment, TextSegment):
                     if segment.text:
                         seq = segment.seq if segment.seq >= 0 else base
-                        keyed.append((seq, position, _Text(message.id, segment.text)))
+                        keyed.append((seq, position, _Text(message.id, segment.text, seq)))
                 else:
                     record = records.get(segment.id)
                     seq = (
@@ -508,11 +514,10 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
                         if record is not None and record.event_index is not None
                         else base
                     )
-                    keyed.append(
-                        (seq, position, _Call(message.id, segment, message.subagent_run_id))
-                    )
-            if not message.segments and message.content is not None:
-                keyed.append((base, position, _Text(message.id, "")))
+                    call = _Call(message.id, segment, message.subagent_run_id, seq)
+                    keyed.append((seq, position, call))
+            if not message.segments:  # an assistant message with neither text nor calls
+                keyed.append((base, position, _Text(message.id, "", base)))
         elif isinstance(message, ToolMessage):
             keyed.append((base, position, _Result(message)))
         else:

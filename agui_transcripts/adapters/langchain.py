@@ -156,16 +156,11 @@ def _usage(runs: Sequence[Any]) -> dict[int, dict[str, Any]]:
 
 def _last_assistant_per_run(transcript: Transcript) -> dict[str, int]:
     """Id of each run's last assistant message (by arrival), mapped to the run index."""
-    starts = [
-        run.first_event_index if run.first_event_index is not None else -1
-        for run in transcript.runs
-    ]
     last: dict[int, str] = {}
     for message in transcript.messages:
-        if isinstance(message, AssistantMessage):
-            run = max((i for i, start in enumerate(starts) if start <= message.seq), default=None)
-            if run is not None:
-                last[run] = message.id
+        run = transcript.run_of(message)
+        if isinstance(message, AssistantMessage) and run is not None:
+            last[run.index] = message.id
     return {message_id: run for run, message_id in last.items()}
 
 

@@ -1,0 +1,157 @@
+"""ragas messages and samples from a transcript (the general adapter).
+
+``to_ragas`` renders the ordered projection, so every ``ToolMessage`` directly follows
+the ``AIMessage`` with its call and every emitted list validates as a ``MultiTurnSample``.
+ragas ``ToolCall`` has no id and ``ToolMessage`` no ``tool_call_id``: with
+``metadata=True`` the ids travel in each message's metadata, together with the run and
+thread ids. Install with ``pip install agui-transcripts[ragas]``.
+
+================================  ===============================================
+AG-UI                             ragas
+================================  ===============================================
+user text                         ``HumanMessage``; media parts dropped, reported
+assistant text and calls          ``AIMessage(content, tool_calls)``; ``None`` → ""
+call arguments, JSON object       ``ToolCall.args``
+other arguments (invalid, list,   ``{"raw_args": <text>}`` (ragas's own shape),
+scalar, concatenated objects)     never a crash
+tool result                       ``ToolMessage``; parts joined as text
+tool ``error``                    no slot: error text in the content when it is
+                                  empty, ``error`` in metadata
+synthetic results (projection)    ``ToolMessage``, ``synthetic`` in metadata
+system, developer, reasoning,     dropped, reported (``ragas-dropped``)
+activity
+ids, run and thread ids           metadata, with ``metadata=True``
+================================  ===============================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..diagnostics import RULES, Diagnostic
+from ..model import AssistantMessage, Message, ToolMessage, Transcript, UserMessage
+from ..projection import Policy, is_synthetic
+from . import messages_of
+
+__all__ = ["build_sample", "ragas_args", "to_ragas"]
+
+RAGAS_HINT = (
+    "the ragas adapter needs ragas: pip install 'agui-transcripts[ragas]' (ragas 0.4.x fails to "
+    "import with langchain-community 0.4.2 and later; install 'langchain-community<0.4.2' with it)"
+)
+
+
+def import_ragas_messages() -> Any:
+    """``ragas.messages``, or an ImportError that says what to install."""
+    try:
+        from ragas import messages
+    except ImportError as exc:
+        raise ImportError(RAGAS_HINT) from exc
+    return messages
+
+
+def ragas_args(raw: str) -> dict[str, Any]:
+    """Arguments as ragas takes them: a dict, or ``{"raw_args": text}`` when not an object."""
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {"raw_args": raw}
+    return value if isinstance(value, dict) else {"raw_args": raw}
+
+
+def _report(diagnostics: list[Diagnostic] | None, message: Message, why: str) -> None:
+    if diagnostics is not None:
+        diagnostics.append(
+            Diagnostic("ragas-dropped", RULES["ragas-dropped"].severity, why, message_id=message.id)
+        )
+
+
+def to_ragas(
+    source: Transcript | Sequence[Message],
+    *,
+    metadata: bool = False,
+    policy: Policy = "synthesize",
+    diagnostics: list[Diagnostic] | None = None,
+) -> list[Any]:
+    """Ragas ``HumanMessage`` / ``AIMessage`` / ``ToolMessage`` list for a transcript."""
+    rm = import_ragas_messages()
+    transcript = source if isinstance(source, Transcript) else None
+    out: list[Any] = []
+    for message in messages_of(source, policy=policy, diagnostics=diagnostics):
+        meta: dict[str, Any] | None = None
+        if metadata:
+            meta = {"message_id": message.id}
+            run = transcript.run_of(message) if transcript is not None else None
+            if run is not None:
+                meta["run_id"] = run.run_id
+                meta["thread_id"] = run.thread_id
+            if message.subagent_run_id is not None:
+                meta["subagent_run_id"] = message.subagent_run_id
+        if isinstance(message, UserMessage):
+            if isinstance(message.content, list) and any(
+                p.get("type") != "text" for p in message.content
+            ):
+                _report(
+                    diagnostics,
+                    message,
+                    f"user message {message.id!r}: media parts have no ragas form",
+                )
+            out.append(rm.HumanMessage(content=message.text, metadata=meta))
+        elif isinstance(message, AssistantMessage):
+            calls = [
+                rm.ToolCall(name=c.name, args=ragas_args(c.arguments))
+                for c in message.tool_calls or ()
+            ]
+            if meta is not None and message.tool_calls:
+                meta["tool_call_ids"] = [c.id for c in message.tool_calls]
+            out.append(
+                rm.AIMessage(content=message.content or "", tool_calls=calls or None, metadata=meta)
+            )
+        elif isinstance(message, ToolMessage):
+            text = message.text or (message.error or "")
+            if meta is not None:
+                meta["tool_call_id"] = message.tool_call_id
+                if message.error is not None:
+                    meta["error"] = message.error
+                if is_synthetic(message):
+                    meta["synthetic"] = True
+            out.append(rm.ToolMessage(content=text, metadata=meta))
+        else:
+            _report(
+                diagnostics, message, f"{message.role} message {message.id!r} has no ragas type"
+            )
+    return out
+
+
+def build_sample(
+    transcript: Transcript,
+    *,
+    reference: str | None = None,
+    reference_tool_calls: Sequence[Any] | None = None,
+    metadata: bool = False,
+    policy: Policy = "synthesize",
+    diagnostics: list[Diagnostic] | None = None,
+    **fields: Any,
+) -> Any:
+    """A validated ``MultiTurnSample`` of the whole conversation.
+
+    ``reference_tool_calls`` takes ragas ``ToolCall`` objects or ``{"name", "args"}``
+    dicts; other ``MultiTurnSample`` fields (``rubrics``, ``reference_topics``) pass
+    through.
+    """
+    rm = import_ragas_messages()
+    from ragas.dataset_schema import MultiTurnSample
+
+    calls = None
+    if reference_tool_calls is not None:
+        calls = [
+            c if isinstance(c, rm.ToolCall) else rm.ToolCall(**c) for c in reference_tool_calls
+        ]
+    messages = to_ragas(transcript, metadata=metadata, policy=policy, diagnostics=diagnostics)
+    return MultiTurnSample(
+        user_input=messages, reference=reference, reference_tool_calls=calls, **fields
+    )

@@ -1,0 +1,59 @@
+"""The general ragas adapter: every emitted transcript validates; the examples run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ragas.dataset_schema import MultiTurnSample
+from ragas.messages import ToolCall
+
+from agui_transcripts import fold
+from agui_transcripts.adapters.ragas import build_sample, to_ragas
+from agui_transcripts.ragas import convert_to_ragas_messages
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+GOLDEN = sorted((ROOT / "tests" / "golden" / "streams").glob("*.jsonl"))
+
+
+def fold_golden(path: Path) -> Any:
+    inputs = path.parent / (path.name.removesuffix(".jsonl") + ".input.json")
+    return fold(path, run_input=json.loads(inputs.read_text()) if inputs.exists() else None)
+
+
+@pytest.mark.parametrize("stream", GOLDEN, ids=lambda p: p.name.removesuffix(".jsonl"))
+def test_every_emitted_transcript_validates(stream: Path) -> None:
+    transcript = fold_golden(stream)
+    for policy in ("synthesize", "keep"):
+        messages = to_ragas(transcript, metadata=True, policy=policy)
+        MultiTurnSample(user_input=messages)
+    compat = convert_to_ragas_messages(stream.read_text().splitlines())
+    MultiTurnSample(user_input=compat)
+
+
+def test_ids_travel_in_metadata_and_samples_build() -> None:
+    transcript = fold(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse")
+    messages = to_ragas(transcript, metadata=True)
+    ai = messages[0]
+    assert ai.metadata["tool_call_ids"] == ["call_weather_1", "call_map_1"]
+    assert messages[1].metadata["tool_call_id"] == "call_weather_1"
+    assert messages[1].metadata["run_id"] == "run-1"
+    sample = build_sample(
+        transcript, reference_tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}}]
+    )
+    assert sample.reference_tool_calls == [ToolCall(name="get_weather", args={"city": "Paris"})]
+
+
+def test_ragas_example_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ragas_tool_accuracy.py")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "ToolCallF1: 1.0"
