@@ -287,7 +287,19 @@ class ChunkNormalizer:
     def _resolve_idless(
         self, kind: str, event: Event, tag: object, lane: str | None, index: int | None
     ) -> _Stream | None:
-        """C7: which open stream an id-less chunk continues, if any."""
+        """C7: which open stream an id-less chunk continues, if any.
+
+        An id-less tool chunk naming another tool than the open call is read as a new
+        call without its id (C4), not as a conflicting continuation: both calls are kept.
+        """
+        if kind == TOOL and isinstance(event.get("toolCallName"), str):
+            open_call = self._lanes.get(tag if isinstance(tag, str) else None)
+            if (
+                open_call is not None
+                and open_call.kind == TOOL
+                and open_call.fields["toolCallName"] != event["toolCallName"]
+            ):
+                return None
         if isinstance(tag, str):
             stream = self._lanes.get(tag)
             if stream is not None and stream.kind == kind:

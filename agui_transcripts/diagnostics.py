@@ -151,6 +151,7 @@ RULES: dict[str, Rule] = _table(
     # Adapters (layer 7).
     Rule("openai-dropped", "info", "what Chat Completions messages cannot hold", "I15"),
     Rule("openai-arguments-repaired", "warning", "non-object arguments wrapped as JSON", "A4"),
+    Rule("ragas-dropped", "info", "what ragas messages cannot hold", "I15"),
     Rule("langchain-dropped", "info", "what LangChain messages do not render", "I15"),
     Rule("agui-model-degraded", "warning", "content an older ag-ui-protocol cannot hold", "P5"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),

@@ -141,6 +141,7 @@ class _Text:
     key: str
     text: str
     seq: int = -1
+    source: Message | None = None
 
 
 @dataclass(slots=True)
@@ -149,6 +150,7 @@ class _Call:
     call: ToolCall
     subagent_run_id: str | None = None
     seq: int = -1
+    source: Message | None = None
 
 
 @dataclass(slots=True)
@@ -296,6 +298,7 @@ class _Projector:
             return
         message = AssistantMessage(self._piece_id(item.key), item.text)
         message.seq = item.seq
+        _inherit(message, item.source)
         self._emit(message)
         self.tail_text = (item.key, message)
 
@@ -320,6 +323,7 @@ class _Projector:
             message = AssistantMessage(self._piece_id(item.key), None)
             message.subagent_run_id = item.subagent_run_id
             message.seq = item.seq
+            _inherit(message, item.source)
             self._emit(message)
         self.tail_text = None
         self.batch = _Batch(message, item.key, [])
@@ -488,6 +492,18 @@ class _Projector:
                 )
 
 
+def _inherit(piece: AssistantMessage, source: Message | None) -> None:
+    """The first piece of a split message keeps its name, metadata and encrypted value."""
+    if source is None:
+        return
+    piece.subagent_run_id = source.subagent_run_id
+    if piece.id == source.id:
+        piece.name = source.name
+        piece.metadata = source.metadata
+        piece.encrypted_value = source.encrypted_value
+        piece.encrypted_value_type = source.encrypted_value_type
+
+
 def _default_reason(call_id: str) -> str:
     return "no result was recorded for it"
 
@@ -506,7 +522,8 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
                 if isinstance(segment, TextSegment):
                     if segment.text:
                         seq = segment.seq if segment.seq >= 0 else base
-                        keyed.append((seq, position, _Text(message.id, segment.text, seq)))
+                        item = _Text(message.id, segment.text, seq, message)
+                        keyed.append((seq, position, item))
                 else:
                     record = records.get(segment.id)
                     seq = (
@@ -514,10 +531,10 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
                         if record is not None and record.event_index is not None
                         else base
                     )
-                    call = _Call(message.id, segment, message.subagent_run_id, seq)
+                    call = _Call(message.id, segment, message.subagent_run_id, seq, message)
                     keyed.append((seq, position, call))
             if not message.segments:  # an assistant message with neither text nor calls
-                keyed.append((base, position, _Text(message.id, "", base)))
+                keyed.append((base, position, _Text(message.id, "", base, message)))
         elif isinstance(message, ToolMessage):
             keyed.append((base, position, _Result(message)))
         else:

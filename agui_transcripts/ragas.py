@@ -171,6 +171,8 @@ def _render(collector: _CompatCollector, transcript: Transcript, metadata: bool)
                 rm.ToolCall(name=c.name, args=ragas_args(c.arguments))
                 for c in message.tool_calls or ()
             ]
+            if meta is not None and message.tool_calls:
+                meta["tool_call_ids"] = [c.id for c in message.tool_calls]
             ai = rm.AIMessage(
                 content=message.content or "", tool_calls=calls or None, metadata=meta
             )

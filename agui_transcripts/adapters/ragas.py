@@ -91,6 +91,8 @@ def to_ragas(
                 meta["thread_id"] = run.thread_id
             if message.subagent_run_id is not None:
                 meta["subagent_run_id"] = message.subagent_run_id
+            if message.metadata is not None:
+                meta["metadata"] = message.metadata
         if isinstance(message, UserMessage):
             if isinstance(message.content, list) and any(
                 p.get("type") != "text" for p in message.content
