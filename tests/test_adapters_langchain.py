@@ -147,3 +147,17 @@ def test_tool_errors_stay_failures() -> None:
         "toolCallId": "c1",
         "error": "boom",
     }
+
+
+def test_standard_tool_calls_are_read_not_only_provider_kwargs() -> None:
+    # ragas's LangGraph converter reads only additional_kwargs["tool_calls"] (LG1).
+    back = from_langchain(
+        [
+            lc.AIMessage(
+                content="", id="a", tool_calls=[{"name": "f", "args": {"x": 1}, "id": "c1"}]
+            ),
+            lc.ToolMessage(content=[{"type": "text", "text": "done"}], tool_call_id="c1", id="t"),
+        ]
+    )
+    assert back[0].to_dict()["toolCalls"][0]["function"] == {"name": "f", "arguments": '{"x": 1}'}
+    assert back[1].to_dict()["content"] == "done"

@@ -28,3 +28,26 @@ def test_public_api_is_importable() -> None:
 
     for name in agui_transcripts.__all__:
         assert hasattr(agui_transcripts, name), name
+
+
+def test_adapters_say_which_extra_is_missing() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['ragas'] = None\n"
+        "sys.modules['langchain_core'] = None\n"
+        "from agui_transcripts import fold\n"
+        "from agui_transcripts.adapters.ragas import to_ragas\n"
+        "from agui_transcripts.adapters.langchain import to_langchain\n"
+        "for adapter in (to_ragas, to_langchain):\n"
+        "    try:\n"
+        "        adapter(fold([]))\n"
+        "    except ImportError as error:\n"
+        "        print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert "agui-transcripts[ragas]" in lines[0]
+    assert "agui-transcripts[langchain]" in lines[1]

@@ -38,8 +38,8 @@ from . import messages_of
 __all__ = ["build_sample", "ragas_args", "to_ragas"]
 
 RAGAS_HINT = (
-    "the ragas adapter needs ragas: pip install 'agui-transcripts[ragas]' (ragas 0.4.x fails to "
-    "import with langchain-community 0.4.2 and later; install 'langchain-community<0.4.2' with it)"
+    "the ragas adapter needs a working ragas: pip install 'agui-transcripts[ragas]' (ragas 0.4.x "
+    "fails to import with langchain-community 0.4.2 or later; the extra pins it below 0.4.2)"
 )
 
 

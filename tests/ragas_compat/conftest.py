@@ -1,4 +1,4 @@
-"""These tests need the real ragas (the [ragas] extra, with .ci/constraints.txt).
+"""These tests need the real ragas (the [ragas] extra).
 
 Without ragas they are not collected; CI runs them in a leg that installs it.
 """

@@ -531,3 +531,27 @@ def test_r1_result_parts_through_run_ag_ui_row() -> None:
         row = asyncio.run(dropin.run_ag_ui_row({"user_input": "go"}, "http://agent"))
     assert row["contexts"] == ["parts"]
     assert row["error"] is None
+
+
+def test_h1_h5_duplicated_content_and_call_triads() -> None:
+    assert render([TMS("m1"), TMC("m1", "Hello"), TMC("m1", "Hello"), TME("m1")]) == [
+        ("ai", "HelloHello", [])
+    ]
+    triad = [TCS("c1", "f", "m"), TCA("c1", "{}"), TCE("c1")]
+    assert render([*triad, *triad, TCR("t1", "c1", "r")]) == [
+        ("ai", "", [("f", {})]),
+        ("tool", "r", []),
+    ]
+
+
+def test_k6_one_bad_event_does_not_orphan_the_rest() -> None:
+    stream = (
+        b'{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m"}\n'
+        b'{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":{"not":"a string"}}\n'
+        b'{"type":"TOOL_CALL_END","toolCallId":"c1"}\n'
+        b'{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"r"}\n'
+    )
+    assert render(list(read_events(stream))) == [
+        ("ai", "", [("f", {"not": "a string"})]),
+        ("tool", "r", []),
+    ]
