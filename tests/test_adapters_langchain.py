@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from agui_transcripts import ActivityMessage, Diagnostic, fold, is_synthetic
 from agui_transcripts.adapters.langchain import from_langchain, to_langchain
 from tests.checkers import all_problems
+from tests.golden import GOLDEN_STREAMS, fold_golden
 from tests.streams import RF, RMC, RME, RMS, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS
 
 lc = pytest.importorskip(
     "langchain_core.messages", reason="the [langchain] extra is part of [test]"
 )
 
-GOLDEN = sorted((Path(__file__).parent / "golden" / "streams").glob("*.jsonl"))
-
-
-def fold_golden(path: Path) -> Any:
-    inputs = path.parent / (path.name.removesuffix(".jsonl") + ".input.json")
-    return fold(path, run_input=json.loads(inputs.read_text()) if inputs.exists() else None)
+GOLDEN = GOLDEN_STREAMS
 
 
 @pytest.mark.parametrize("stream", GOLDEN, ids=lambda p: p.name.removesuffix(".jsonl"))

@@ -13,19 +13,15 @@ from agui_transcripts import Diagnostic, fold, is_synthetic
 from agui_transcripts.adapters.agui import from_agui, to_agui_models, to_dicts
 from agui_transcripts.adapters.openai import from_openai, to_openai
 from tests.checkers import all_problems, openai_strict
+from tests.golden import GOLDEN_STREAMS, fold_golden
 from tests.streams import MS, RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS
 
-GOLDEN = sorted((Path(__file__).parent / "golden" / "streams").glob("*.jsonl"))
+GOLDEN = GOLDEN_STREAMS
 
 
 def chat_of(*args: Any, **options: Any) -> list[Any]:
     """to_openai's messages, untyped for indexing in assertions."""
     return list(to_openai(*args, **options))
-
-
-def fold_golden(path: Path) -> Any:
-    inputs = path.parent / (path.name.removesuffix(".jsonl") + ".input.json")
-    return fold(path, run_input=json.loads(inputs.read_text()) if inputs.exists() else None)
 
 
 def openai_as_wire(messages: list[Any]) -> list[dict[str, Any]]:

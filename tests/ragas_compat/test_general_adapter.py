@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from ragas.dataset_schema import MultiTurnSample
@@ -15,14 +13,10 @@ from ragas.messages import ToolCall
 from agui_transcripts import fold
 from agui_transcripts.adapters.ragas import build_sample, to_ragas
 from agui_transcripts.ragas import convert_to_ragas_messages
+from tests.golden import GOLDEN_STREAMS, fold_golden
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-GOLDEN = sorted((ROOT / "tests" / "golden" / "streams").glob("*.jsonl"))
-
-
-def fold_golden(path: Path) -> Any:
-    inputs = path.parent / (path.name.removesuffix(".jsonl") + ".input.json")
-    return fold(path, run_input=json.loads(inputs.read_text()) if inputs.exists() else None)
+GOLDEN = GOLDEN_STREAMS
 
 
 @pytest.mark.parametrize("stream", GOLDEN, ids=lambda p: p.name.removesuffix(".jsonl"))
