@@ -786,6 +786,12 @@ class Transcript:
             run_input["resume"] = entries
         return run_input
 
+    def _repr_html_(self) -> str:
+        """The conversation, for notebooks."""
+        from .html import STYLE, render_fragment
+
+        return f"<style>{STYLE}</style>{render_fragment(self)}"
+
     def __repr__(self) -> str:
         return (
             f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "

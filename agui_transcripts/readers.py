@@ -159,7 +159,9 @@ class EventReader:
             self._blank_before += 1
             self._line += 1
             return []
-        if head.startswith(b"["):
+        if head.startswith(b"[") or (head.startswith(b"{") and not head.rstrip().endswith(b"}")):
+            # A JSON array of events, or one pretty-printed document (an object holding
+            # a "stream" or "events" array, as test fixtures do): read whole.
             self._format = "json"
             self._line += self._blank_before
             self._array.append(raw)
@@ -211,15 +213,19 @@ class EventReader:
         except JSONDecodeError as exc:
             self.sink.report(
                 "invalid-json",
-                f"the JSON array document is not valid JSON: {exc}",
+                f"the JSON document is not valid JSON: {exc}",
                 event_index=self.intake.count,
                 line=start_line,
             )
             return []
+        if isinstance(value, dict):
+            held = value.get("stream", value.get("events"))
+            value = held if isinstance(held, list) else [value] if "type" in value else value
         if not isinstance(value, list):
             self.sink.report(
                 "event-not-object",
-                "a document starting with '[' must be a JSON array of events",
+                "a JSON document must be an array of events, an event, or an object with a "
+                "'stream' or 'events' array",
                 event_index=self.intake.count,
                 line=start_line,
             )

@@ -830,3 +830,24 @@ def test_state_patches() -> None:
     )
     assert transcript.state == {"items": ["a", "b"], "n": 1}
     assert codes(transcript) == ["patch-failed", "patch-op-dropped"]
+
+
+def test_notebook_html_is_escaped_and_script_free() -> None:
+    transcript = fold(
+        [
+            RS(),
+            TMS("m1"),
+            TMC("m1", "<b>bold</b> & more"),
+            TME("m1"),
+            TCS("c1", "f", "m1"),
+            TCA("c1", '{"q": "<x>"}'),
+            TCE("c1"),
+            RF(),
+        ]
+    )
+    page = transcript._repr_html_()
+    assert page.startswith("<style>")
+    assert "<script" not in page
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in page
+    assert "{&quot;q&quot;: &quot;&lt;x&gt;&quot;}" in page
+    assert "no result (" in page

@@ -1,0 +1,427 @@
+"""The ``agui-transcripts`` command: convert, check and show recorded AG-UI runs.
+
+``convert`` turns logs (JSONL, SSE or JSON arrays; files, directories, ``-`` for stdin)
+into transcripts for a framework; ``check`` lists each stream's diagnostics; ``show``
+renders one transcript for a person. A ``LOG.input.json`` beside a log is read as its run
+inputs. Errors are one line naming the file (and line); ``--debug`` adds tracebacks.
+
+The terminal output is hand-written on purpose: one progress line and a few colours do not
+justify a dependency in the core install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from ._codec import dumps
+from .collector import fold
+from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
+from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
+from .readers import read_events
+
+__all__ = ["main"]
+
+LOG_SUFFIXES = (".jsonl", ".ndjson", ".sse", ".json", ".log", ".txt")
+TARGETS = ("agui", "openai", "langchain", "ragas")
+
+
+class CLIError(Exception):
+    """A user-facing failure: printed as one line."""
+
+
+@dataclass
+class Outcome:
+    """What converting or checking one source gave."""
+
+    source: str
+    ok: bool
+    events: int = 0
+    messages: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+    errors: int = 0
+    output: Any = None
+    failure: str | None = None
+
+
+# -- sources ------------------------------------------------------------------------------
+
+
+def expand(paths: Sequence[str]) -> list[str]:
+    """Files named, and the log files inside directories named, in a stable order."""
+    found: list[str] = []
+    for raw in paths:
+        if raw == "-":
+            found.append(raw)
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            found += sorted(
+                str(p)
+                for p in path.rglob("*")
+                if p.is_file() and p.suffix in LOG_SUFFIXES and not p.name.endswith(".input.json")
+            )
+        else:
+            found.append(raw)
+    return found
+
+
+def _run_input(source: str) -> Any:
+    if source == "-":
+        return None
+    path = Path(source)
+    sidecar = path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")
+    if sidecar.exists():
+        return json.loads(sidecar.read_text(encoding="utf-8"))
+    return None
+
+
+def _fold(source: str, *, strict: bool) -> tuple[Transcript, int]:
+    data: Any = sys.stdin.buffer.read() if source == "-" else Path(source)
+    if not isinstance(data, bytes) and not data.exists():
+        raise CLIError(f"{source}: no such file")
+    stream = read_events(data, strict=strict)
+    try:
+        transcript = fold(stream, run_input=_run_input(source), strict=strict)
+    except ProtocolError as error:
+        raise CLIError(f"{source}: {error}") from error
+    except OSError as error:
+        raise CLIError(f"{source}: {error.strerror or error}") from error
+    items = stream.reader.intake.count
+    undecodable = [d for d in transcript.diagnostics if d.code in DECODE_CODES]
+    if items and len(undecodable) == items:
+        first = undecodable[0]
+        where = f" (line {first.line})" if first.line is not None else ""
+        raise CLIError(f"{source}: no AG-UI event could be read{where}: {first.message}")
+    return transcript, items
+
+
+# -- convert ------------------------------------------------------------------------------
+
+
+def render(transcript: Transcript, target: str, *, ordered: bool) -> list[Any]:
+    """The transcript's messages as plain JSON values for ``target``."""
+    if target == "agui":
+        from .adapters.agui import to_dicts
+
+        return to_dicts(transcript, ordered=ordered)
+    if target == "openai":
+        from .adapters.openai import to_openai
+
+        return list(to_openai(transcript))
+    if target == "langchain":
+        from langchain_core.messages import messages_to_dict
+
+        from .adapters.langchain import to_langchain
+
+        return list(messages_to_dict(to_langchain(transcript)))
+    from .adapters.ragas import to_ragas
+
+    return [m.model_dump(mode="json") for m in to_ragas(transcript, metadata=True)]
+
+
+def convert_one(source: str, target: str, ordered: bool, strict: bool) -> Outcome:
+    """Convert one source (also the unit of work of the parallel mode)."""
+    try:
+        transcript, events = _fold(source, strict=strict)
+        output = {
+            "source": source,
+            "target": target,
+            "messages": render(transcript, target, ordered=ordered),
+            "runs": [run.to_dict() for run in transcript.runs],
+            "continuation": transcript.continuation().status,
+            "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
+        }
+    except CLIError as error:
+        return Outcome(source, ok=False, failure=str(error))
+    except ImportError as error:
+        return Outcome(source, ok=False, failure=f"{source}: {error}")
+    codes = Counter(d.code for d in transcript.diagnostics)
+    return Outcome(
+        source,
+        ok=True,
+        events=events,
+        messages=len(output["messages"]),
+        codes=codes,
+        errors=len(transcript.errors),
+        output=output,
+    )
+
+
+def _diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
+    out = {"code": diagnostic.code, "severity": diagnostic.severity, "message": diagnostic.message}
+    for key in ("event_index", "line", "message_id", "tool_call_id", "subagent_run_id"):
+        value = getattr(diagnostic, key)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+class Progress:
+    """One self-rewriting line on a terminal; silent otherwise."""
+
+    def __init__(self, total: int, stream: IO[str]) -> None:
+        self.total = total
+        self.stream = stream
+        self.live = total > 1 and stream.isatty()
+        self.done = 0
+
+    def step(self, source: str) -> None:
+        self.done += 1
+        if self.live:
+            width = 30
+            filled = width * self.done // self.total
+            name = source if len(source) < 40 else "…" + source[-39:]
+            bar = "█" * filled + "·" * (width - filled)
+            self.stream.write(f"\r{bar} {self.done}/{self.total} {name:<40}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\r" + " " * 80 + "\r")
+            self.stream.flush()
+
+
+def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]:
+    jobs = (
+        args.jobs if args.jobs and args.jobs > 1 and len(sources) > 1 and "-" not in sources else 1
+    )
+    if jobs == 1:
+        for source in sources:
+            yield convert_one(source, args.to, args.ordered, args.strict)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(
+            convert_one,
+            sources,
+            [args.to] * len(sources),
+            [args.ordered] * len(sources),
+            [args.strict] * len(sources),
+            chunksize=max(1, len(sources) // (jobs * 4)),
+        )
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    sources = expand(args.paths)
+    if not sources:
+        raise CLIError("no log files found in " + ", ".join(args.paths))
+    single = len(sources) == 1
+    out: IO[str] = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    progress = Progress(len(sources), sys.stderr)
+    totals: Counter[str] = Counter()
+    events = messages = failures = 0
+    try:
+        for outcome in _outcomes(sources, args):
+            progress.step(outcome.source)
+            if not outcome.ok:
+                failures += 1
+                progress.close()
+                print(f"error: {outcome.failure}", file=sys.stderr)
+                continue
+            events += outcome.events
+            messages += outcome.messages
+            totals.update(outcome.codes)
+            if single:
+                out.write(json.dumps(outcome.output, indent=2, ensure_ascii=False) + "\n")
+            else:
+                out.write(dumps(outcome.output) + "\n")
+    finally:
+        progress.close()
+        if args.output:
+            out.close()
+    if not single or args.summary:
+        by_code = ", ".join(f"{code} {count}" for code, count in totals.most_common()) or "none"
+        print(
+            f"{len(sources)} files, {events} events, {messages} messages, "
+            f"{failures} failed; diagnostics: {by_code}",
+            file=sys.stderr,
+        )
+    return 1 if failures else 0
+
+
+# -- check --------------------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    sources = expand(args.paths)
+    worst = 0
+    report: list[dict[str, Any]] = []
+    for source in sources:
+        try:
+            transcript, _ = _fold(source, strict=args.strict)
+        except CLIError as error:
+            strict_failure = "no AG-UI event could be read" not in str(
+                error
+            ) and "no such file" not in str(error)
+            worst = max(worst, 1 if strict_failure else 2)
+            report.append({"source": source, "failure": str(error)})
+            if args.format == "text":
+                print(f"{'FAIL' if strict_failure else 'UNREADABLE'} {error}")
+            continue
+        diagnostics = transcript.diagnostics
+        unreadable = False
+        errors = [d for d in diagnostics if d.severity == "error"]
+        worst = max(worst, 2 if unreadable else 1 if errors else 0)
+        report.append({"source": source, "diagnostics": [_diagnostic_dict(d) for d in diagnostics]})
+        if args.format == "text":
+            status = "UNREADABLE" if unreadable else "FAIL" if errors else "ok"
+            print(
+                f"{status} {source}: {len(errors)} errors, {len(diagnostics) - len(errors)} other"
+            )
+            for diagnostic in diagnostics:
+                print(f"  {diagnostic}")
+    if args.format == "json":
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    return worst
+
+
+# -- show ---------------------------------------------------------------------------------
+
+
+class Style:
+    """ANSI styles, or nothing when the output is not a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
+
+
+ROLE_COLOURS = {
+    "user": "1;34",
+    "assistant": "1;32",
+    "tool": "1;33",
+    "system": "1;35",
+    "developer": "1;35",
+}
+
+
+def show_text(transcript: Transcript, style: Style) -> str:
+    """A transcript for a person: roles, calls with their results under them, diagnostics."""
+    lines: list[str] = []
+    results = {m.tool_call_id: m for m in transcript.messages if isinstance(m, ToolMessage)}
+    for message in transcript.ordered():
+        if isinstance(message, ToolMessage):
+            continue  # shown under its call
+        if isinstance(message, ReasoningMessage):
+            lines.append(style(f"  (reasoning) {message.text}", "2"))
+            continue
+        label = style(f"{message.role:>9}", ROLE_COLOURS.get(message.role, "1"))
+        body = json.dumps(message.content) if isinstance(message, ActivityMessage) else message.text
+        lines.append(f"{label}  {body}" if body else label)
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls or ():
+                lines.append(f"{'':>9}  → {style(call.name, '1')}({call.arguments})  [{call.id}]")
+                result = results.get(call.id)
+                if result is not None:
+                    flag = style(" error", "1;31") if result.error else ""
+                    lines.append(f"{'':>9}    ← {result.text}{flag}")
+                else:
+                    record = transcript.tool_calls.get(call.id)
+                    state = record.state if record is not None else "unanswered"
+                    lines.append(style(f"{'':>9}    ← ({state})", "2"))
+    lines.append("")
+    for run in transcript.runs:
+        lines.append(
+            f"run {run.run_id or '(unannounced)'}: {run.outcome}"
+            + (f" — {run.error_message}" if run.error_message else "")
+        )
+    for diagnostic in transcript.diagnostics:
+        colour = {"error": "1;31", "warning": "33", "info": "2"}[diagnostic.severity]
+        lines.append(style(f"! {diagnostic}", colour))
+    continuation = transcript.continuation()
+    lines.append(style(f"next: {continuation.status}", "1"))
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    transcript, _ = _fold(args.path, strict=False)
+    if args.html:
+        from .html import render_html
+
+        Path(args.html).write_text(render_html(transcript), encoding="utf-8")
+        return 0
+    colour = args.color == "always" or (
+        args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    )
+    print(show_text(transcript, Style(colour)))
+    return 0
+
+
+# -- entry point --------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agui-transcripts", description="Recorded AG-UI runs as transcripts."
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    convert = commands.add_parser("convert", help="logs to transcripts for a framework")
+    convert.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
+    convert.add_argument("--to", choices=TARGETS, default="agui")
+    convert.add_argument(
+        "--ordered", action="store_true", help="agui: every call before its result"
+    )
+    convert.add_argument(
+        "--strict", action="store_true", help="fail where the reference client would"
+    )
+    convert.add_argument("-o", "--output", help="write here instead of stdout")
+    convert.add_argument(
+        "-j", "--jobs", type=int, default=1, help="worker processes for many files"
+    )
+    convert.add_argument(
+        "--summary", action="store_true", help="print the summary for one file too"
+    )
+    convert.set_defaults(run=cmd_convert)
+
+    check = commands.add_parser("check", help="the diagnostics of each stream")
+    check.add_argument("paths", nargs="+")
+    check.add_argument("--strict", action="store_true")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.set_defaults(run=cmd_check)
+
+    show = commands.add_parser("show", help="one transcript, for a person")
+    show.add_argument("path")
+    show.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    show.add_argument("--html", help="write an HTML page instead")
+    show.set_defaults(run=cmd_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except CLIError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        return 130
+    except Exception as error:  # an unexpected bug: one line unless asked for more
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(
+                f"error: {type(error).__name__}: {error} (run with --debug for details)",
+                file=sys.stderr,
+            )
+        return 2
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""A transcript as a self-contained HTML page (notebooks, ``show --html``): no JavaScript.
+
+Chat bubbles by role; each tool call with its arguments in a collapsible block and its
+result under it; reasoning collapsed; run outcomes; diagnostics flagged by severity.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
+
+__all__ = ["render_fragment", "render_html"]
+
+STYLE = """
+.agui-t{font-family:system-ui,sans-serif;max-width:52rem;line-height:1.4}
+.agui-t .msg{margin:.4rem 0;padding:.5rem .75rem;border-radius:.6rem;white-space:pre-wrap}
+.agui-t .user{background:#e8f0fe;margin-left:4rem}
+.agui-t .assistant{background:#eef7ee;margin-right:4rem}
+.agui-t .system,.agui-t .developer{background:#f3eefa;font-size:.9em}
+.agui-t .role{font-weight:600;font-size:.75em;text-transform:uppercase;color:#555}
+.agui-t .call{margin:.3rem 0 .3rem 1rem;padding:.3rem .6rem;border-left:3px solid #c9a227}
+.agui-t .result{margin-left:1rem;color:#333}
+.agui-t .error{color:#b00020;font-weight:600}
+.agui-t details.reasoning{color:#777;margin:.3rem 0}
+.agui-t .diag-error{color:#b00020}.agui-t .diag-warning{color:#9a6700}.agui-t .diag-info{color:#777}
+.agui-t .runs{font-size:.9em;color:#333;margin-top:.8rem}
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def render_fragment(transcript: Transcript) -> str:
+    """The conversation as an HTML fragment (what a notebook shows)."""
+    results = {m.tool_call_id: m for m in transcript.messages if isinstance(m, ToolMessage)}
+    parts = ['<div class="agui-t">']
+    for message in transcript.ordered():
+        if isinstance(message, ToolMessage):
+            continue
+        if isinstance(message, ReasoningMessage):
+            summary = "<summary>reasoning</summary>"
+            parts.append(f'<details class="reasoning">{summary}{_e(message.text)}</details>')
+            continue
+        if isinstance(message, ActivityMessage):
+            parts.append(
+                f'<details class="activity"><summary>activity: {_e(message.activity_type)}'
+                f"</summary><pre>{_e(json.dumps(message.content, indent=1))}</pre></details>"
+            )
+            continue
+        parts.append(
+            f'<div class="msg {_e(message.role)}"><div class="role">{_e(message.role)}</div>'
+        )
+        if message.text:
+            parts.append(f"<div>{_e(message.text)}</div>")
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls or ():
+                parts.append(
+                    f'<div class="call">call <b>{_e(call.name)}</b> <small>{_e(call.id)}</small>'
+                    f"<details><summary>arguments</summary><pre>{_e(call.arguments)}</pre></details>"
+                )
+                result = results.get(call.id)
+                if result is None:
+                    record = transcript.tool_calls.get(call.id)
+                    state = record.state if record is not None else "unanswered"
+                    parts.append(f'<div class="result"><i>no result ({_e(state)})</i></div>')
+                else:
+                    error = (
+                        f' <span class="error">error: {_e(result.error)}</span>'
+                        if result.error
+                        else ""
+                    )
+                    parts.append(f'<div class="result">result: {_e(result.text)}{error}</div>')
+                parts.append("</div>")
+        parts.append("</div>")
+    parts.append('<div class="runs">')
+    for run in transcript.runs:
+        detail = f" — {_e(run.error_message)}" if run.error_message else ""
+        parts.append(
+            f"<div>run {_e(run.run_id or '(unannounced)')}: <b>{_e(run.outcome)}</b>{detail}</div>"
+        )
+    parts.append(f"<div>next: <b>{_e(transcript.continuation().status)}</b></div></div>")
+    if transcript.diagnostics:
+        parts.append('<ul class="diagnostics">')
+        for diagnostic in transcript.diagnostics:
+            parts.append(f'<li class="diag-{_e(diagnostic.severity)}">{_e(diagnostic)}</li>')
+        parts.append("</ul>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def render_html(transcript: Transcript, *, title: str = "AG-UI transcript") -> str:
+    """A complete, self-contained page."""
+    return (
+        f'<!doctype html><html><head><meta charset="utf-8"><title>{_e(title)}</title>'
+        f"<style>{STYLE}</style></head><body>{render_fragment(transcript)}</body></html>"
+    )

@@ -1,0 +1,153 @@
+"""The command line, through a subprocess, on real files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"
+STREAMS = ROOT / "tests" / "golden" / "streams"
+CONFORMANCE = ROOT / "tests" / "conformance" / "ag-ui-spec" / "streams"
+
+
+def cli(
+    *args: str, stdin: bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agui_transcripts", *args],
+        input=stdin.decode() if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for path in RUN.parent.glob("pydantic-ai-weather.*"):
+        shutil.copy(path, folder)
+    shutil.copy(STREAMS / "scenario-S19.jsonl", folder)
+    (folder / "nested").mkdir()
+    shutil.copy(STREAMS / "scenario-S32.jsonl", folder / "nested")
+    (folder / "corrupt.jsonl").write_bytes(b"\x00\x01 not json\n{also not json\n")
+    return folder
+
+
+def test_convert_one_file_to_json() -> None:
+    result = cli("convert", str(RUN), "--to", "agui")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert [m["role"] for m in document["messages"]] == [
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+    ]
+    assert document["continuation"] == "done"
+    assert [run["outcome"] for run in document["runs"]] == ["success", "success"]
+
+
+def test_convert_a_batch_with_a_corrupt_file(logs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    result = cli("convert", str(logs), "--to", "openai", "-o", str(out))
+    assert result.returncode == 1
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(Path(line["source"]).name for line in lines) == [
+        "pydantic-ai-weather.sse",
+        "scenario-S19.jsonl",
+        "scenario-S32.jsonl",
+    ]
+    assert "corrupt.jsonl: no AG-UI event could be read (line 1)" in result.stderr
+    assert "4 files" in result.stderr
+    assert "1 failed" in result.stderr
+
+
+def test_parallel_mode_gives_the_same_lines(logs: Path, tmp_path: Path) -> None:
+    serial, parallel = tmp_path / "serial.jsonl", tmp_path / "parallel.jsonl"
+    cli("convert", str(logs), "--to", "langchain", "-o", str(serial))
+    result = cli("convert", str(logs), "--to", "langchain", "--jobs", "2", "-o", str(parallel))
+    assert result.returncode == 1  # the corrupt file still fails
+    assert serial.read_text() == parallel.read_text()
+
+
+def test_convert_from_stdin() -> None:
+    result = cli("convert", "-", "--to", "ragas", stdin=RUN.read_bytes())
+    assert result.returncode == 0, result.stderr
+    messages = json.loads(result.stdout)["messages"]
+    # No run input on stdin: the client's show_map answer is unknown, so it is synthesized.
+    assert [m["type"] for m in messages] == ["ai", "tool", "tool", "ai"]
+    assert messages[1]["metadata"]["tool_call_id"] == "call_weather_1"
+    assert messages[2]["metadata"]["synthetic"] is True
+
+
+def test_convert_ordered_and_strict() -> None:
+    q19 = STREAMS / "quirk-Q19-text-open-across-tools.jsonl"
+    plain = json.loads(cli("convert", str(q19)).stdout)["messages"]
+    ordered = json.loads(cli("convert", str(q19), "--ordered").stdout)["messages"]
+    assert len(plain) == 2
+    assert len(ordered) == 3
+    rejected = cli("convert", str(STREAMS / "scenario-S05.jsonl"), "--strict")
+    assert rejected.returncode == 1
+    assert "First TEXT_MESSAGE_CHUNK must have a messageId" in rejected.stderr
+
+
+def test_check_exit_codes(tmp_path: Path) -> None:
+    ok = cli("check", str(CONFORMANCE / "triad-assembles-message.json"))
+    assert (ok.returncode, ok.stdout.split()[0]) == (0, "ok")
+    bad = cli("check", str(CONFORMANCE / "content-without-start-fatal.json"))
+    assert bad.returncode == 1
+    assert "No active text message found with ID 'orphan-content-m1'" in bad.stdout
+    missing = cli("check", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("nonsense\n")
+    assert cli("check", str(garbage)).returncode == 2
+
+
+def test_check_json_format() -> None:
+    result = cli("check", "--format", "json", str(CONFORMANCE / "unknown-event-dropped.json"))
+    [report] = json.loads(result.stdout)
+    assert [d["code"] for d in report["diagnostics"]] == ["unknown-event-type"]
+    assert result.returncode == 0
+
+
+def test_show_renders_results_under_their_calls() -> None:
+    result = cli("show", str(RUN), "--color", "never")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    call = next(i for i, line in enumerate(lines) if "get_weather(" in line)
+    assert "18°C and sunny in Paris" in lines[call + 1]
+    assert lines[-1] == "next: done"
+    colored = cli("show", str(STREAMS / "scenario-S05.jsonl"), "--color", "always")
+    assert "\x1b[1;31m! " in colored.stdout  # error diagnostics highlighted
+
+
+def test_show_html(tmp_path: Path) -> None:
+    page = tmp_path / "run.html"
+    assert cli("show", str(RUN), "--html", str(page)).returncode == 0
+    text = page.read_text()
+    assert "<script" not in text
+    assert "get_weather" in text
+    assert "It is 18°C and sunny in Paris" in text
+
+
+def test_errors_are_one_line_without_debug(tmp_path: Path) -> None:
+    result = cli("show", str(tmp_path / "missing.sse"))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "missing.sse: no such file" in result.stderr
+
+
+def test_console_script_is_declared() -> None:
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'agui-transcripts = "agui_transcripts.cli:main"' in text
