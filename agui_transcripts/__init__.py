@@ -17,6 +17,7 @@ from .diagnostics import (
     Rule,
     Severity,
 )
+from .endpoint import EndpointError, arun_endpoint, run_endpoint
 from .events import EVENT_TYPES, Event, EventIntake, normalize_event, normalize_run_input
 from .model import (
     ActivityMessage,
@@ -65,6 +66,7 @@ __all__ = [
     "DeveloperMessage",
     "Diagnostic",
     "DiagnosticSink",
+    "EndpointError",
     "Event",
     "EventDecodeError",
     "EventIntake",
@@ -97,6 +99,7 @@ __all__ = [
     "__version__",
     "afold",
     "aread_events",
+    "arun_endpoint",
     "check",
     "fold",
     "is_synthetic",
@@ -107,4 +110,5 @@ __all__ = [
     "normalize_event",
     "normalize_run_input",
     "read_events",
+    "run_endpoint",
 ]

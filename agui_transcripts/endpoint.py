@@ -1,0 +1,131 @@
+"""Running an AG-UI endpoint: POST a run input, fold the events as they stream back.
+
+Needs the ``http`` extra (httpx). ``run_endpoint`` sends a camelCase ``RunAgentInput``,
+reads the SSE (or JSONL) body incrementally with this library's decoder, folds each event
+as it arrives and returns the transcript. HTTP failures, transport failures and the total
+deadline raise :class:`EndpointError`; protocol violations are diagnostics (or a
+:class:`~agui_transcripts.ProtocolError` with ``strict=True``), never swallowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .collector import Collector
+from .events import Event, normalize_run_input
+from .model import Transcript
+from .readers import EventReader
+
+__all__ = ["EndpointError", "arun_endpoint", "build_run_input", "run_endpoint"]
+
+
+class EndpointError(RuntimeError):
+    """The endpoint could not be run: an HTTP error, a transport error, or the deadline."""
+
+
+def build_run_input(
+    request: Any,
+    *,
+    transcript: Transcript | None = None,
+    tools: list[dict[str, Any]] | None = None,
+    resume: Any = None,
+) -> dict[str, Any]:
+    """The RunAgentInput for ``request``: a RunAgentInput, or a user message's text.
+
+    With ``transcript`` the run continues that thread (its ``next_run_input``), a text
+    request becoming the next user message.
+    """
+    if not isinstance(request, str):
+        return normalize_run_input(request)
+    user = {"id": f"user-{uuid.uuid4().hex[:12]}", "role": "user", "content": request}
+    if transcript is not None:
+        run_input = transcript.next_run_input(tools=tools, resume=resume)
+        run_input["messages"].append(user)
+        return run_input
+    return {
+        "threadId": f"thread-{uuid.uuid4().hex[:12]}",
+        "runId": f"run-{uuid.uuid4().hex[:12]}",
+        "state": {},
+        "messages": [user],
+        "tools": tools or [],
+        "context": [],
+        "forwardedProps": {},
+    }
+
+
+async def arun_endpoint(
+    url: str,
+    request: Any,
+    *,
+    transcript: Transcript | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 60.0,
+    deadline: float | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    tools: list[dict[str, Any]] | None = None,
+    client_tools: Iterable[str] | None = None,
+    resume: Any = None,
+    strict: bool = False,
+    client: Any = None,
+) -> Transcript:
+    """Run one request against an AG-UI endpoint and return its transcript.
+
+    ``timeout`` bounds each network step; ``deadline`` (seconds) the whole run.
+    ``on_event`` sees each canonical event as it arrives. ``client`` may be an
+    ``httpx.AsyncClient`` of your own (it is not closed).
+    """
+    try:
+        import httpx
+    except ImportError as exc:  # pragma: no cover - exercised without the extra
+        raise ImportError("run_endpoint needs httpx: pip install 'agui-transcripts[http]'") from exc
+    run_input = build_run_input(request, transcript=transcript, tools=tools, resume=resume)
+    collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
+    reader = EventReader(sink=collector.sink)
+    collector._pipeline.intake = reader.intake
+    started = time.monotonic()
+
+    def take(found: list[tuple[int, Event]]) -> None:
+        for index, event in found:
+            if on_event is not None:
+                on_event(event)
+            collector.feed_canonical(event, index)
+
+    async def stream(http: Any) -> None:
+        request_headers = {"Accept": "text/event-stream", **(headers or {})}
+        async with http.stream("POST", url, json=run_input, headers=request_headers) as response:
+            if response.status_code >= 400:
+                body = (await response.aread())[:200].decode("utf-8", "replace")
+                raise EndpointError(f"{url}: HTTP {response.status_code}: {body}")
+            async for chunk in response.aiter_bytes():
+                take(reader.feed_bytes(chunk))
+        take(reader.close())
+
+    async def run() -> None:
+        if client is not None:
+            await stream(client)
+            return
+        async with httpx.AsyncClient(timeout=timeout) as http:
+            await stream(http)
+
+    try:
+        if deadline is None:
+            await run()
+        else:
+            await asyncio.wait_for(run(), deadline)
+    except asyncio.TimeoutError as exc:
+        elapsed = time.monotonic() - started
+        raise EndpointError(
+            f"{url}: no complete answer within the {deadline} s deadline ({elapsed:.1f} s)"
+        ) from exc
+    except httpx.HTTPError as exc:
+        raise EndpointError(f"{url}: {type(exc).__name__}: {exc}") from exc
+    return collector.close()
+
+
+def run_endpoint(url: str, request: Any, **options: Any) -> Transcript:
+    """:func:`arun_endpoint` for code that is not async."""
+    return asyncio.run(arun_endpoint(url, request, **options))

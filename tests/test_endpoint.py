@@ -1,0 +1,158 @@
+"""run_endpoint against a real loopback HTTP server streaming a recorded run."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("httpx")
+
+from agui_transcripts import AssistantMessage, fold
+from agui_transcripts.endpoint import EndpointError, build_run_input, run_endpoint
+
+RUNS = Path(__file__).resolve().parent.parent / "examples" / "runs"
+RECORDED = (RUNS / "pydantic-ai-weather.sse").read_bytes()
+INPUTS = json.loads((RUNS / "pydantic-ai-weather.input.json").read_text())
+# The first run of the recording: everything up to the blank line after its RUN_FINISHED.
+FIRST_RUN = RECORDED[: RECORDED.index(b"\n\n", RECORDED.index(b"RUN_FINISHED")) + 2]
+
+
+class Server:
+    """A loopback server whose routes are (status, body, chunk size, pause per chunk)."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, tuple[int, bytes, int, float]] = {}
+        self.posted: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                server.posted.append(json.loads(self.rfile.read(length)))
+                server.headers.append(dict(self.headers))
+                status, body, size, pause = server.routes[self.path]
+                self.send_response(status)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for start in range(0, len(body), size):
+                    self.wfile.write(body[start : start + size])
+                    self.wfile.flush()
+                    time.sleep(pause)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def route(
+        self, path: str, body: bytes, status: int = 200, size: int = 1 << 16, pause: float = 0.0
+    ) -> str:
+        self.routes[path] = (status, body, size, pause)
+        return self.url + path
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    running = Server()
+    running.thread.start()
+    yield running
+    running.httpd.shutdown()
+    running.httpd.server_close()
+
+
+def test_streamed_in_small_chunks_matches_folding_the_recording(server: Server) -> None:
+    url = server.route("/agent", FIRST_RUN, size=37, pause=0.0005)
+    seen: list[str] = []
+    transcript = run_endpoint(url, INPUTS[0], on_event=lambda e: seen.append(e["type"]))
+    expected = fold(FIRST_RUN, run_input=INPUTS[0])
+    assert transcript.to_dicts() == expected.to_dicts()
+    assert [d.code for d in transcript.diagnostics] == [d.code for d in expected.diagnostics]
+    assert transcript.runs[-1].outcome == "success"
+    assert seen[0] == "RUN_STARTED"
+    assert seen[-1] == "RUN_FINISHED"
+    assert len(seen) == FIRST_RUN.count(b"data: ")
+    # The request is the camelCase RunAgentInput, sent as asking for SSE.
+    assert server.posted == [INPUTS[0]]
+    assert server.headers[0]["Accept"] == "text/event-stream"
+
+
+def test_a_text_request_becomes_a_fresh_thread_with_one_user_message(server: Server) -> None:
+    url = server.route("/agent", FIRST_RUN)
+    run_endpoint(url, "What's the weather in Paris?", headers={"Authorization": "Bearer t"})
+    (posted,) = server.posted
+    assert set(posted) == {
+        "threadId",
+        "runId",
+        "state",
+        "messages",
+        "tools",
+        "context",
+        "forwardedProps",
+    }
+    assert [m["role"] for m in posted["messages"]] == ["user"]
+    assert posted["messages"][0]["content"] == "What's the weather in Paris?"
+    assert server.headers[0]["Authorization"] == "Bearer t"
+
+
+def test_continuing_a_transcript_sends_its_history_then_the_new_message(server: Server) -> None:
+    url = server.route("/agent", FIRST_RUN)
+    first = run_endpoint(url, INPUTS[0])
+    run_endpoint(url, "And tomorrow?", transcript=first)
+    history = server.posted[1]["messages"]
+    assert history[:-1] == first.next_run_input()["messages"]
+    assert history[-1]["role"] == "user"
+    assert history[-1]["content"] == "And tomorrow?"
+    assert server.posted[1]["threadId"] == first.runs[-1].thread_id
+
+
+def test_a_body_cut_inside_an_event_keeps_what_arrived_and_reports_the_rest(server: Server) -> None:
+    cut = FIRST_RUN[: FIRST_RUN.index(b"TOOL_CALL_ARGS") + 30]
+    url = server.route("/agent", cut, size=50)
+    transcript = run_endpoint(url, INPUTS[0])
+    codes = {d.code for d in transcript.diagnostics}
+    assert "invalid-json" in codes
+    assert transcript.runs[-1].outcome == "truncated"
+    assistant = [m for m in transcript.messages if isinstance(m, AssistantMessage)]
+    assert assistant
+    assert assistant[0].content == "Let me look that up for you."
+
+
+def test_an_http_error_is_an_endpoint_error_naming_the_status(server: Server) -> None:
+    url = server.route("/agent", b"agent crashed", status=500)
+    with pytest.raises(EndpointError, match="HTTP 500: agent crashed"):
+        run_endpoint(url, "hi")
+
+
+def test_the_deadline_bounds_the_whole_run(server: Server) -> None:
+    url = server.route("/slow", FIRST_RUN, size=64, pause=0.05)
+    with pytest.raises(EndpointError, match="deadline"):
+        run_endpoint(url, "hi", deadline=0.3)
+
+
+def test_an_unreachable_endpoint_is_an_endpoint_error() -> None:
+    with pytest.raises(EndpointError, match="ConnectError"):
+        run_endpoint("http://127.0.0.1:9/agent", "hi", timeout=2.0)
+
+
+def test_strict_mode_raises_on_the_first_violation(server: Server) -> None:
+    from agui_transcripts import ProtocolError
+
+    broken = b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x"}\n\n'
+    url = server.route("/agent", FIRST_RUN.replace(b"\n\n", b"\n\n" + broken, 1))
+    with pytest.raises(ProtocolError):
+        run_endpoint(url, INPUTS[0], strict=True)
+
+
+def test_build_run_input_keeps_a_given_run_input() -> None:
+    assert build_run_input(INPUTS[0]) == INPUTS[0]
