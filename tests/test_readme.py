@@ -53,3 +53,10 @@ def test_quick_start_commands() -> None:
     assert commands[0] == 'pip install ".[fast]" && python examples/fold_recorded_run.py'
     assert commands[1] == 'pip install -e ".[test]" && pytest'
     assert (ROOT / "examples" / "fold_recorded_run.py").exists()
+
+
+def test_local_links_and_images_exist() -> None:
+    targets = re.findall(r"\]\((?!https?://|#)([^)\s]+)\)", README)
+    assert "docs/transcript.png" in targets
+    missing = [target for target in targets if not (ROOT / target.split("#")[0]).exists()]
+    assert missing == []
