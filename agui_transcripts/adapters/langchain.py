@@ -21,8 +21,8 @@ tool result                       ``ToolMessage`` (``status="error"`` and
                                   ``additional_kwargs["error"]`` for errors)
 run usage (RUN_FINISHED)          ``usage_metadata`` of the run's last AIMessage
 activity messages                 dropped, reported (``langchain-dropped``)
-``subagentRunId``, ``metadata``,  ``additional_kwargs["agui"]``
-``encryptedValue``
+other AG-UI fields                ``subagentRunId``, ``metadata`` and
+                                  ``encryptedValue`` in ``additional_kwargs["agui"]``
 ================================  ===============================================
 """
 

@@ -12,14 +12,15 @@ AG-UI                             ragas
 user text                         ``HumanMessage``; media parts dropped, reported
 assistant text and calls          ``AIMessage(content, tool_calls)``; ``None`` → ""
 call arguments, JSON object       ``ToolCall.args``
-other arguments (invalid, list,   ``{"raw_args": <text>}`` (ragas's own shape),
-scalar, concatenated objects)     never a crash
+arguments that are not an object  ``{"raw_args": <text>}`` (ragas's own shape) for
+                                  invalid JSON, lists, scalars, concatenated
+                                  objects; never a crash
 tool result                       ``ToolMessage``; parts joined as text
 tool ``error``                    no slot: error text in the content when it is
                                   empty, ``error`` in metadata
 synthetic results (projection)    ``ToolMessage``, ``synthetic`` in metadata
-system, developer, reasoning,     dropped, reported (``ragas-dropped``)
-activity
+other roles                       system, developer, reasoning and activity
+                                  messages dropped, reported (``ragas-dropped``)
 ids, run and thread ids           metadata, with ``metadata=True``
 ================================  ===============================================
 """
