@@ -156,3 +156,15 @@ def test_strict_mode_raises_on_the_first_violation(server: Server) -> None:
 
 def test_build_run_input_keeps_a_given_run_input() -> None:
     assert build_run_input(INPUTS[0]) == INPUTS[0]
+
+
+def test_a_jsonl_body_is_read_as_well(server: Server) -> None:
+    log = RUNS / "booking-frontend-tool.jsonl"
+    inputs = json.loads((RUNS / "booking-frontend-tool.input.json").read_text())
+    body = log.read_bytes()
+    first_run = body[: body.index(b'{"type":"RUN_STARTED"', 1)]
+    url = server.route("/agent", first_run, size=23)
+    transcript = run_endpoint(url, inputs[0])
+    assert transcript.to_dicts() == fold(first_run, run_input=inputs[0]).to_dicts()
+    assert transcript.continuation().client_calls == ["call_confirm_1"]
+    assert transcript.diagnostics == []
