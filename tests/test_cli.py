@@ -81,13 +81,13 @@ def test_parallel_mode_gives_the_same_lines(logs: Path, tmp_path: Path) -> None:
 
 
 def test_convert_from_stdin() -> None:
-    result = cli("convert", "-", "--to", "ragas", stdin=RUN.read_bytes())
+    result = cli("convert", "-", "--to", "openai", stdin=RUN.read_bytes())
     assert result.returncode == 0, result.stderr
     messages = json.loads(result.stdout)["messages"]
     # No run input on stdin: the client's show_map answer is unknown, so it is synthesized.
-    assert [m["type"] for m in messages] == ["ai", "tool", "tool", "ai"]
-    assert messages[1]["metadata"]["tool_call_id"] == "call_weather_1"
-    assert messages[2]["metadata"]["synthetic"] is True
+    assert [m["role"] for m in messages] == ["assistant", "tool", "tool", "assistant"]
+    assert [m["tool_call_id"] for m in messages[1:3]] == ["call_weather_1", "call_map_1"]
+    assert messages[2]["content"].startswith("Error: ")
 
 
 def test_convert_ordered_and_strict() -> None:
