@@ -424,20 +424,26 @@ class Reducer:
         return True
 
     def _echoed_prefix(self, messages: list[Message]) -> list[Message]:
-        """The held conversation, if ``messages`` starts with all of it (ids aside)."""
+        """The held conversation, if ``messages`` starts with all of it (ids aside).
+
+        Compared node by node and abandoned at the first difference, so a run input that
+        is not an echo costs what it holds, not what the conversation holds.
+        """
         if all(message.id in self._by_id for message in messages):
             return []
-        held = [
-            node.message
-            for node in self._nodes()
-            if not isinstance(node.message, (ActivityMessage, ReasoningMessage))
-        ]
-        # A re-sent history carries the whole conversation and something new after it.
-        if len(messages) <= len(held) or not any(isinstance(m, AssistantMessage) for m in held):
-            return []
-        for ours, theirs in zip(held, messages, strict=False):
-            if _signature(ours) != _signature(theirs):
+        theirs = iter(messages)
+        held: list[Message] = []
+        for node in self._nodes():
+            ours = node.message
+            if isinstance(ours, (ActivityMessage, ReasoningMessage)):
+                continue
+            other = next(theirs, None)
+            if other is None or _signature(ours) != _signature(other):
                 return []
+            held.append(ours)
+        # A re-sent history carries the whole conversation and something new after it.
+        if next(theirs, None) is None or not any(isinstance(m, AssistantMessage) for m in held):
+            return []
         return held
 
     def _run_finished(self, event: Event) -> None:
