@@ -1,0 +1,204 @@
+"""Deterministic AG-UI streams of the shapes the benchmark measures, as wire dicts.
+
+Every generator yields events lazily (a 1M-event file is written without holding it) and
+is a pure function of its size, so runs are comparable across machines and commits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Event = dict[str, Any]
+Shape = Callable[[int], Iterator[Event]]
+
+WORDS = ("the ", "weather ", "in ", "Paris ", "is ", "mild ", "today ", "and ")
+
+
+def _deltas(count: int, seed: int) -> Iterator[str]:
+    for i in range(count):
+        yield WORDS[(seed + i) % len(WORDS)]
+
+
+def mixed(size: int) -> Iterator[Event]:
+    """Chat turns: a user turn, streamed text, two tool calls with results, an answer."""
+    emitted = turn = 0
+    while emitted < size:
+        turn += 1
+        run, m1, m2 = f"run-{turn}", f"a{turn}", f"b{turn}"
+        events: list[Event] = [
+            {
+                "type": "RUN_STARTED",
+                "threadId": "t",
+                "runId": run,
+                "input": {
+                    "threadId": "t",
+                    "runId": run,
+                    "messages": [{"id": f"u{turn}", "role": "user", "content": "Weather?"}],
+                },
+            },
+            {"type": "TEXT_MESSAGE_START", "messageId": m1, "role": "assistant"},
+            *(
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": m1, "delta": d}
+                for d in _deltas(8, turn)
+            ),
+            {"type": "TEXT_MESSAGE_END", "messageId": m1},
+        ]
+        for k in range(2):
+            call = f"c{turn}-{k}"
+            events += [
+                {
+                    "type": "TOOL_CALL_START",
+                    "toolCallId": call,
+                    "toolCallName": "get_weather",
+                    "parentMessageId": m1,
+                },
+                {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"city": '},
+                {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '"Paris"}'},
+                {"type": "TOOL_CALL_END", "toolCallId": call},
+            ]
+        for k in range(2):
+            events.append(
+                {
+                    "type": "TOOL_CALL_RESULT",
+                    "messageId": f"r{turn}-{k}",
+                    "toolCallId": f"c{turn}-{k}",
+                    "content": "18C and sunny",
+                    "role": "tool",
+                }
+            )
+        events += [
+            {"type": "TEXT_MESSAGE_START", "messageId": m2, "role": "assistant"},
+            *(
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": m2, "delta": d}
+                for d in _deltas(8, turn + 3)
+            ),
+            {"type": "TEXT_MESSAGE_END", "messageId": m2},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": run},
+        ]
+        yield from events
+        emitted += len(events)
+
+
+def chunks(size: int) -> Iterator[Event]:
+    """Chunk-heavy: text and tool-call chunks whose continuations carry no ids."""
+    yield {"type": "RUN_STARTED", "threadId": "t", "runId": "run-1"}
+    emitted, turn = 1, 0
+    while emitted < size - 1:
+        turn += 1
+        message, call = f"m{turn}", f"c{turn}"
+        yield {
+            "type": "TEXT_MESSAGE_CHUNK",
+            "messageId": message,
+            "role": "assistant",
+            "delta": "On it: ",
+        }
+        for d in _deltas(10, turn):
+            yield {"type": "TEXT_MESSAGE_CHUNK", "delta": d}
+        yield {
+            "type": "TOOL_CALL_CHUNK",
+            "toolCallId": call,
+            "toolCallName": "search",
+            "parentMessageId": message,
+            "delta": '{"q": ',
+        }
+        yield {"type": "TOOL_CALL_CHUNK", "delta": '"weather"}'}
+        yield {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": f"r{turn}",
+            "toolCallId": call,
+            "content": "ok",
+        }
+        emitted += 14
+    yield {"type": "RUN_FINISHED", "threadId": "t", "runId": "run-1"}
+
+
+def tool_loop(size: int) -> Iterator[Event]:
+    """One long agent loop: tool-only assistant messages, each call answered at once."""
+    yield {"type": "RUN_STARTED", "threadId": "t", "runId": "run-1"}
+    for i in range((size - 2) // 4):
+        call = f"c{i}"
+        yield {"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "step"}
+        yield {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": f'{{"i": {i}}}'}
+        yield {"type": "TOOL_CALL_END", "toolCallId": call}
+        yield {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": f"r{i}",
+            "toolCallId": call,
+            "content": "done",
+        }
+    yield {"type": "RUN_FINISHED", "threadId": "t", "runId": "run-1"}
+
+
+def snapshots(size: int) -> Iterator[Event]:
+    """Many short runs, each ending with a MESSAGES_SNAPSHOT of the last turns.
+
+    The snapshot restates the run's own messages plus the previous turn's (as servers that
+    snapshot a window do), so input size stays linear in the event count.
+    """
+    emitted = turn = 0
+    previous: list[dict[str, Any]] = []
+    while emitted < size:
+        turn += 1
+        run, message = f"run-{turn}", f"a{turn}"
+        deltas = list(_deltas(6, turn))
+        yield {"type": "RUN_STARTED", "threadId": "t", "runId": run}
+        yield {"type": "TEXT_MESSAGE_START", "messageId": message, "role": "assistant"}
+        for d in deltas:
+            yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": message, "delta": d}
+        yield {"type": "TEXT_MESSAGE_END", "messageId": message}
+        current = [{"id": message, "role": "assistant", "content": "".join(deltas)}]
+        yield {"type": "MESSAGES_SNAPSHOT", "messages": previous + current}
+        yield {"type": "RUN_FINISHED", "threadId": "t", "runId": run}
+        previous = current
+        emitted += 11
+
+
+def subagents(size: int) -> Iterator[Event]:
+    """Parallel subagent lanes interleaving chunked text, each lane with its own calls."""
+    lanes = ("sub-a", "sub-b", "sub-c")
+    yield {"type": "RUN_STARTED", "threadId": "t", "runId": "run-1"}
+    emitted, turn = 1, 0
+    while emitted < size - 1:
+        turn += 1
+        for lane in lanes:
+            yield {"type": "SUBAGENT_STARTED", "subagentRunId": f"{lane}-{turn}", "name": lane}
+        for position, d in enumerate(_deltas(4, turn)):
+            for lane in lanes:
+                owner = f"{lane}-{turn}"
+                if position == 0:
+                    yield {
+                        "type": "TEXT_MESSAGE_CHUNK",
+                        "messageId": f"{owner}-m",
+                        "role": "assistant",
+                        "delta": d,
+                        "subagentRunId": owner,
+                    }
+                else:
+                    yield {"type": "TEXT_MESSAGE_CHUNK", "delta": d, "subagentRunId": owner}
+        for lane in lanes:
+            owner = f"{lane}-{turn}"
+            yield {"type": "SUBAGENT_FINISHED", "subagentRunId": owner}
+        emitted += 3 * 6
+    yield {"type": "RUN_FINISHED", "threadId": "t", "runId": "run-1"}
+
+
+SHAPES: dict[str, Shape] = {
+    "mixed": mixed,
+    "chunks": chunks,
+    "tool_loop": tool_loop,
+    "snapshots": snapshots,
+    "subagents": subagents,
+}
+
+
+def write_jsonl(shape: Shape, size: int, path: str) -> int:
+    """Write ``shape(size)`` as JSONL; returns the number of events written."""
+    count = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for event in shape(size):
+            out.write(json.dumps(event, separators=(",", ":")))
+            out.write("\n")
+            count += 1
+    return count

@@ -1,0 +1,53 @@
+"""The benchmark's streams are valid AG-UI, and its runner works at a tiny size.
+
+No timing is asserted here: the figures are the benchmark's job (benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ag_ui.core import Event
+from pydantic import TypeAdapter
+
+from agui_transcripts import fold
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from shapes import SHAPES  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_each_shape_is_a_valid_stream_of_about_the_asked_size(name: str) -> None:
+    events = list(SHAPES[name](600))
+    assert 560 <= len(events) <= 640
+    adapter = TypeAdapter(Event)
+    for event in events:
+        adapter.validate_python(event)
+    transcript = fold(events, strict=True)
+    assert transcript.diagnostics == []
+    assert transcript.messages
+
+
+def test_the_runner_prints_a_row_per_shape() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "run.py"),
+            "--sizes",
+            "300",
+            "--shapes",
+            "mixed,tool_loop",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [
+        line for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line
+    ]
+    assert [row.split(" | ")[0] for row in rows] == ["| shape", "| mixed", "| tool_loop"]
