@@ -35,7 +35,11 @@ def mixed(size: int) -> Iterator[Event]:
                 "input": {
                     "threadId": "t",
                     "runId": run,
+                    "state": {},
                     "messages": [{"id": f"u{turn}", "role": "user", "content": "Weather?"}],
+                    "tools": [],
+                    "context": [],
+                    "forwardedProps": {},
                 },
             },
             {"type": "TEXT_MESSAGE_START", "messageId": m1, "role": "assistant"},
