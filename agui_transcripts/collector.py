@@ -17,7 +17,14 @@ from .events import Event, normalize_run_input
 from .model import ToolMessage, Transcript
 from .ownership import settle
 from .pipeline import ProtocolPipeline
-from .readers import AsyncEventStream, EventStream, Source, aread_events, read_events
+from .readers import (
+    AsyncEventStream,
+    EventReader,
+    EventStream,
+    Source,
+    aread_events,
+    read_events,
+)
 from .reduce import Reducer
 
 __all__ = ["Collector", "afold", "fold"]
@@ -140,11 +147,11 @@ class Collector:
         )
 
 
-def _adopt(collector: Collector, stream: EventStream | AsyncEventStream, strict: bool) -> None:
+def share_reader(collector: Collector, reader: EventReader, strict: bool) -> None:
     """Share the reader's intake and sink, so indices and diagnostics are one sequence."""
-    stream.reader.sink.strict = strict
-    collector._setup(stream.reader.sink)
-    collector._pipeline.intake = stream.reader.intake
+    reader.sink.strict = strict
+    collector._setup(reader.sink)
+    collector._pipeline.intake = reader.intake
 
 
 def fold(
@@ -165,7 +172,7 @@ def fold(
     """
     stream = events if isinstance(events, EventStream) else read_events(events, strict=strict)
     collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
-    _adopt(collector, stream, strict)
+    share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
     for index, event in stream.indexed():
         feed(event, index)
@@ -182,7 +189,7 @@ async def afold(
     """Fold an async stream (an async iterable of events, lines or bytes, or a response)."""
     stream = events if isinstance(events, AsyncEventStream) else aread_events(events, strict=strict)
     collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
-    _adopt(collector, stream, strict)
+    share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
     async for index, event in stream.indexed():
         feed(event, index)

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .collector import Collector
+from .collector import Collector, share_reader
 from .events import Event, normalize_run_input
 from .model import Transcript
 from .readers import EventReader
@@ -84,8 +84,8 @@ async def arun_endpoint(
         raise ImportError("run_endpoint needs httpx: pip install 'agui-transcripts[http]'") from exc
     run_input = build_run_input(request, transcript=transcript, tools=tools, resume=resume)
     collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
-    reader = EventReader(sink=collector.sink)
-    collector._pipeline.intake = reader.intake
+    reader = EventReader()
+    share_reader(collector, reader, strict)
     started = time.monotonic()
 
     def take(found: list[tuple[int, Event]]) -> None:
