@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._codec import loads
-from .adapters.ragas import import_ragas_messages, ragas_args
+from .adapters.ragas import ai_message, import_ragas_messages
 from .collector import Collector
 from .events import Event, EventIntake
 from .model import AssistantMessage, ToolMessage, Transcript, UserMessage
@@ -167,16 +167,7 @@ def _render(collector: _CompatCollector, transcript: Transcript, metadata: bool)
         if isinstance(message, UserMessage):
             rendered.append((rm.HumanMessage(content=message.text, metadata=meta), message))
         elif isinstance(message, AssistantMessage):
-            calls = [
-                rm.ToolCall(name=c.name, args=ragas_args(c.arguments))
-                for c in message.tool_calls or ()
-            ]
-            if meta is not None and message.tool_calls:
-                meta["tool_call_ids"] = [c.id for c in message.tool_calls]
-            ai = rm.AIMessage(
-                content=message.content or "", tool_calls=calls or None, metadata=meta
-            )
-            rendered.append((ai, message))
+            rendered.append((ai_message(rm, message, meta), message))
         elif isinstance(message, ToolMessage):
             if meta is not None:
                 meta["tool_call_id"] = message.tool_call_id

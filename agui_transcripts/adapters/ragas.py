@@ -64,6 +64,16 @@ def ragas_args(raw: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"raw_args": raw}
 
 
+def ai_message(rm: Any, message: AssistantMessage, meta: dict[str, Any] | None) -> Any:
+    """The ragas ``AIMessage`` for an assistant message; call ids go into ``meta``."""
+    calls = [
+        rm.ToolCall(name=c.name, args=ragas_args(c.arguments)) for c in message.tool_calls or ()
+    ]
+    if meta is not None and message.tool_calls:
+        meta["tool_call_ids"] = [c.id for c in message.tool_calls]
+    return rm.AIMessage(content=message.content or "", tool_calls=calls or None, metadata=meta)
+
+
 def _report(diagnostics: list[Diagnostic] | None, message: Message, why: str) -> None:
     if diagnostics is not None:
         diagnostics.append(
@@ -105,15 +115,7 @@ def to_ragas(
                 )
             out.append(rm.HumanMessage(content=message.text, metadata=meta))
         elif isinstance(message, AssistantMessage):
-            calls = [
-                rm.ToolCall(name=c.name, args=ragas_args(c.arguments))
-                for c in message.tool_calls or ()
-            ]
-            if meta is not None and message.tool_calls:
-                meta["tool_call_ids"] = [c.id for c in message.tool_calls]
-            out.append(
-                rm.AIMessage(content=message.content or "", tool_calls=calls or None, metadata=meta)
-            )
+            out.append(ai_message(rm, message, meta))
         elif isinstance(message, ToolMessage):
             text = message.text or (message.error or "")
             if meta is not None:
