@@ -28,6 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from ag_ui.core import Event
+from pydantic import TypeAdapter
 from shapes import SHAPES, write_jsonl
 
 from agui_transcripts import fold
@@ -38,6 +40,8 @@ try:
     loads: Callable[[bytes], Any] = orjson.loads
 except ImportError:  # the floor is then the stdlib's
     loads = json.loads
+
+SDK_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 
 # ragas on a tool-only loop is quadratic (a backward scan per result): past this size one
 # repeat takes minutes, so it is measured up to here and reported as skipped beyond.
@@ -86,15 +90,12 @@ def floor(path: str) -> None:
             loads(line)
 
 
-def ragas_tools() -> tuple[Callable[[list[Any]], Any], Any] | None:
+def ragas_convert() -> Callable[[list[Any]], Any] | None:
     try:
         from ragas.integrations.ag_ui import convert_to_ragas_messages
     except Exception:  # not installed, or installed but unimportable
         return None
-    from ag_ui.core import Event
-    from pydantic import TypeAdapter
-
-    return convert_to_ragas_messages, TypeAdapter(Event)
+    return convert_to_ragas_messages
 
 
 def peak_rss_mb(body: str, path: str) -> float | None:
@@ -117,27 +118,22 @@ def measure(shape: str, size: int, memory: bool, workdir: str) -> dict[str, Any]
     row["floor"] = median_seconds(lambda: floor(path), repeats)
     row["ours_file"] = median_seconds(lambda: fold(path), repeats)
 
-    ragas = ragas_tools()
-    from ag_ui.core import Event
-    from pydantic import TypeAdapter
-
-    adapter = ragas[1] if ragas else TypeAdapter(Event)
     with open(path, "rb") as lines:
-        prebuilt = [adapter.validate_python(loads(line)) for line in lines]
+        prebuilt = [SDK_EVENT.validate_python(loads(line)) for line in lines]
     row["ours_sdk"] = median_seconds(lambda: fold(prebuilt), repeats)
-    if ragas is not None and not (shape == "tool_loop" and events > RAGAS_TOOL_LOOP_LIMIT):
-        convert = ragas[0]
+    convert = ragas_convert()
+    if convert is not None and not (shape == "tool_loop" and events > RAGAS_TOOL_LOOP_LIMIT):
         row["ragas_sdk"] = median_seconds(lambda: convert(prebuilt), repeats)
 
         def ragas_file() -> None:
             with open(path, "rb") as lines:
-                convert([adapter.validate_python(json.loads(line)) for line in lines])
+                convert([SDK_EVENT.validate_python(json.loads(line)) for line in lines])
 
         row["ragas_file"] = median_seconds(ragas_file, repeats)
     prebuilt.clear()  # free the models before the memory runs
     if memory:
         row["ours_rss"] = peak_rss_mb(OURS_MEMORY, path)
-        if ragas is not None and "ragas_file" in row:
+        if "ragas_file" in row:
             row["ragas_rss"] = peak_rss_mb(RAGAS_MEMORY, path)
     os.unlink(path)
     return row

@@ -16,13 +16,7 @@ GOLDEN = Path(__file__).parent / "golden" / "examples"
 
 
 def test_fold_recorded_run_example(examples_dir: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, str(examples_dir / "fold_recorded_run.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    lines = result.stdout.splitlines()
+    lines = run_example(sys.executable, str(examples_dir / "fold_recorded_run.py"))
     assert lines[0] == "pydantic-ai-weather.sse: 5 messages, 2 runs"
     assert "  run run-1: success, pending ['call_map_1']" in lines
     assert lines[-1] == "  response: It is 18°C and sunny in Paris; the map is on your screen."
