@@ -95,7 +95,8 @@ def ragas_convert() -> Callable[[list[Any]], Any] | None:
         from ragas.integrations.ag_ui import convert_to_ragas_messages
     except Exception:  # not installed, or installed but unimportable
         return None
-    return convert_to_ragas_messages
+    convert: Callable[[list[Any]], Any] = convert_to_ragas_messages
+    return convert
 
 
 def peak_rss_mb(body: str, path: str) -> float | None:
