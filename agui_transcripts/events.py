@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import typing
 from collections.abc import Mapping
-from typing import Any
+from types import UnionType
+from typing import Any, NamedTuple
 
 from ._codec import JSONDecodeError, loads
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
@@ -180,6 +182,8 @@ _NESTED_TYPES = frozenset(
 )
 # Event types that always take the full rewrite (nested structures, or a field to check).
 _SLOW_TYPES = _NESTED_TYPES | {"REASONING_MESSAGE_START"}
+# The rest: a dict of one of these with canonical keys and no null is already canonical.
+_FAST_TYPES = EVENT_TYPES - _SLOW_TYPES
 
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
 _CANONICAL_KEYS = frozenset(
@@ -189,6 +193,8 @@ _CANONICAL_KEYS = frozenset(
     | {"timestamp", "rawEvent", "metadata"}
     | _CAMEL_FIELDS
 )
+
+_is_canonical_key_set = _CANONICAL_KEYS.issuperset
 
 _RETIRED_TYPES = frozenset(
     {
@@ -251,6 +257,78 @@ def _omittable_keys(cls: type) -> frozenset[str]:
     return cached
 
 
+class _ModelPlan(NamedTuple):
+    """How to read one SDK event class's fields without ``model_dump``."""
+
+    kind: str
+    wire: dict[str, str]  # field name -> wire name
+    structured: frozenset[str]  # wire names whose value may be a structure
+    required: frozenset[str]  # wire names whose None would be a value, not absence
+
+
+_ATOMIC_TYPES = (str, int, float, bool, type(None))
+
+
+def _is_atomic(annotation: object) -> bool:
+    """Whether a field annotation only admits strings, numbers, booleans or None."""
+    if annotation in _ATOMIC_TYPES:
+        return True
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Literal:
+        return all(isinstance(arg, (str, int, float, bool)) for arg in args)
+    if origin is typing.Annotated:
+        return _is_atomic(args[0])
+    if origin is typing.Union or origin is UnionType:
+        return all(_is_atomic(arg) for arg in args)
+    return False
+
+
+def _model_plan(cls: type) -> _ModelPlan | None:
+    fields = getattr(cls, "model_fields", None)
+    if not isinstance(fields, dict) or "type" not in fields:
+        return None
+    kind = _type_name(fields["type"].default)
+    if not isinstance(kind, str):
+        return None
+    wire: dict[str, str] = {}
+    structured: set[str] = set()
+    required: set[str] = set()
+    for name, field in fields.items():
+        wire[name] = field.alias or name
+        if name != "type" and not _is_atomic(field.annotation):
+            structured.add(wire[name])
+        if field.is_required() or field.default is not None:
+            required.add(wire[name])
+    return _ModelPlan(kind, wire, frozenset(structured), frozenset(required))
+
+
+_MODEL_PLANS: dict[type, _ModelPlan | None] = {}
+
+
+def _flat_model_fields(item: object) -> dict[str, Any] | None:
+    """A flat SDK event model's fields by wire name, read without ``model_dump``.
+
+    Most events hold only strings and numbers; reading them straight from the model is
+    several times cheaper than dumping it. None (use ``model_dump``) for anything else:
+    not a pydantic event, extra fields, or a field that holds a structure.
+    """
+    cls = type(item)
+    try:
+        plan = _MODEL_PLANS[cls]
+    except KeyError:
+        plan = _MODEL_PLANS[cls] = _model_plan(cls)
+    if plan is None or getattr(item, "__pydantic_extra__", None):
+        return None
+    values: dict[str, Any] = item.__dict__
+    wire = plan.wire
+    fields = {wire[name]: value for name, value in values.items() if value is not None}
+    if not plan.structured.isdisjoint(fields) or not plan.required.issubset(fields):
+        return None  # a structure (for model_dump to make JSON of), or a None to keep
+    fields["type"] = plan.kind
+    return fields
+
+
 def _type_name(value: object) -> object:
     if isinstance(value, enum.Enum):
         return value.value
@@ -289,18 +367,48 @@ class EventIntake:
             kind = event.get("type")
             if (
                 type(kind) is str
-                and kind in EVENT_TYPES
-                and kind not in _SLOW_TYPES
-                and event.keys() <= _CANONICAL_KEYS
+                and kind in _FAST_TYPES
+                and _is_canonical_key_set(event)
                 and None not in event.values()
             ):
                 return event
             return self._from_mapping(event, index, line, from_object=False)
         if isinstance(item, (str, bytes, bytearray, memoryview)):
             return self._from_json(item, index, line)
+        fields = _flat_model_fields(item)
+        if fields is not None:
+            kind = fields.get("type")
+            if (
+                type(kind) is str
+                and kind in _FAST_TYPES
+                and _is_canonical_key_set(fields)
+                and None not in fields.values()
+            ):
+                return fields
+            return self._from_mapping(fields, index, line, from_object=True)
         if isinstance(item, Mapping):
             return self._from_mapping(dict(item), index, line, from_object=False)
         return self._from_object(item, index, line)
+
+    def decode(self, data: bytes, line: int | None = None) -> Event | None:
+        """:meth:`normalize` for the JSON text of one event (the reader's hot path)."""
+        index = self.count
+        self.count = index + 1
+        try:
+            value = loads(data)
+        except JSONDecodeError:
+            return self._from_json(data, index, line)
+        if type(value) is dict:
+            kind = value.get("type")
+            if (
+                type(kind) is str
+                and kind in _FAST_TYPES
+                and _is_canonical_key_set(value)
+                and b"null" not in data  # cheaper than scanning the values for None
+            ):
+                return value
+            return self._from_mapping(value, index, line, from_object=False)
+        return self._from_json(data, index, line)
 
     # -- input forms -------------------------------------------------------------------
 
@@ -314,7 +422,16 @@ class EventIntake:
             value = self._retry_invalid_utf8(data, exc, index, line)
             if value is _FAILED:
                 return None
-        if not isinstance(value, dict):
+        if type(value) is dict:
+            kind = value.get("type")
+            if (
+                type(kind) is str
+                and kind in _FAST_TYPES
+                and _is_canonical_key_set(value)
+                and None not in value.values()
+            ):
+                return value  # already canonical, and ours: no copy
+        elif not isinstance(value, dict):
             self.sink.report(
                 "event-not-object",
                 f"expected a JSON object, got {json_kind(value)}",

@@ -117,6 +117,56 @@ class EventReader:
             return []
         return self._detect(raw)
 
+    def feed_lines(self, lines: Iterable[bytes]) -> Iterator[Indexed]:
+        """Feed the lines of a binary log; yield events as they are read.
+
+        Equivalent to :meth:`feed_line` on each line (without :meth:`close`), with a
+        tight loop for JSONL once the format is known: the path a recorded log takes.
+        """
+        lines = iter(lines)
+        for raw in lines:
+            if self._format == "jsonl":
+                yield from self._jsonl(raw)
+                break
+            yield from self.feed_line(raw)
+        else:
+            return
+        intake = self.intake
+        decode = intake.decode
+        line = self._line
+        try:
+            for raw in lines:
+                line += 1
+                if b"\r" in raw or raw.isspace():
+                    self._line = line - 1
+                    yield from self._jsonl(raw)
+                    line = self._line
+                    continue
+                index = intake.count
+                event = decode(raw, line)
+                if event is not None:
+                    yield index, event
+        finally:
+            self._line = line
+
+    def feed_items(self, items: Iterable[Any]) -> Iterator[Indexed]:
+        """Feed an iterable of ``bytes`` chunks, ``str`` lines or event objects, in any mix.
+
+        Yields events as they are read (without :meth:`close`).
+        """
+        intake = self.intake
+        normalize = intake.normalize
+        for item in items:
+            if isinstance(item, (bytes, bytearray, memoryview)):
+                yield from self.feed_bytes(bytes(item))
+            elif isinstance(item, str):
+                yield from self.feed_line(item)
+            else:
+                index = intake.count
+                event = normalize(item)
+                if event is not None:
+                    yield index, event
+
     def feed_bytes(self, chunk: bytes) -> list[Indexed]:
         """Feed a chunk of raw bytes (lines may span chunks)."""
         splitter = self._splitter()
@@ -272,6 +322,16 @@ class EventStream:
         return self.reader.diagnostics
 
     @property
+    def is_local(self) -> bool:
+        """Whether the source is data at hand, not a live stream that may run on.
+
+        Data at hand: a path, bytes, text, a file, a list or a tuple.
+        """
+        return isinstance(
+            self._source, (str, os.PathLike, bytes, bytearray, memoryview, list, tuple)
+        ) or hasattr(self._source, "read")
+
+    @property
     def format(self) -> Format:
         """The detected format (``"auto"`` before the first non-blank line is read)."""
         return self.reader.format
@@ -293,11 +353,9 @@ class EventStream:
             source = Path(source)
         if isinstance(source, os.PathLike):
             with open(source, "rb") as log:
-                for raw in log:
-                    yield from reader.feed_line(raw)
+                yield from reader.feed_lines(log)
         elif isinstance(source, (bytes, bytearray, memoryview)):
-            for raw in io.BytesIO(bytes(source)):
-                yield from reader.feed_line(raw)
+            yield from reader.feed_lines(io.BytesIO(bytes(source)))
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)
@@ -308,13 +366,7 @@ class EventStream:
             for chunk in source.iter_bytes():
                 yield from reader.feed_bytes(chunk)
         elif isinstance(source, Iterable):
-            for item in source:
-                if isinstance(item, (bytes, bytearray, memoryview)):
-                    yield from reader.feed_bytes(bytes(item))
-                elif isinstance(item, str):
-                    yield from reader.feed_line(item)
-                else:
-                    yield from reader.feed_item(item)
+            yield from reader.feed_items(source)
         else:
             raise TypeError(
                 f"read_events() cannot read a {type(source).__name__}: pass a path, a file "
