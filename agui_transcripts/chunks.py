@@ -176,6 +176,10 @@ class ChunkNormalizer:
                 return True
         return False
 
+    def is_idle(self) -> bool:
+        """Whether no chunk stream is open or may be continued: explicit events pass as is."""
+        return not self._lanes and not self._last_closed
+
     def open_streams(self) -> list[tuple[str, str, str | None]]:
         """The open streams as ``(kind, id, subagentRunId)``, in lane order."""
         return [(s.kind, s.id, s.lane) for s in self._lanes.values()]

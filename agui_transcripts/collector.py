@@ -8,8 +8,10 @@ the same machine.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import AsyncIterable, Iterable
+import gc
+from collections.abc import AsyncIterable, Iterable, Iterator
 from typing import Any
 
 from .diagnostics import Diagnostic, DiagnosticSink
@@ -28,6 +30,9 @@ from .readers import (
 from .reduce import Reducer
 
 __all__ = ["Collector", "afold", "fold"]
+
+# The delta events the fast lane takes, with the key naming the item they extend.
+_DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -86,9 +91,33 @@ class Collector:
 
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
+        if len(event) <= 4 and event["type"] in _DELTA_ID_KEYS and self._fast_delta(event, index):
+            return
         apply = self._reducer.apply
         for explicit in self._pipeline.feed_canonical(event, index):
             apply(explicit, index)
+
+    def _fast_delta(self, event: Event, index: int | None) -> bool:
+        """The hot path of every stream: a plain delta for an open message or call.
+
+        Most events of a stream are deltas. One with nothing but its type, id, delta and
+        perhaps a timestamp, for an item the layers all hold open, changes nothing but
+        the item's text: the layers are asked, and only the reducer acts. Anything else
+        (chunk streams open, a subagent tag, metadata, a closed item) takes the full path.
+        """
+        kind = event["type"]
+        item_id = event.get(_DELTA_ID_KEYS[kind])
+        delta = event.get("delta")
+        if type(item_id) is not str or type(delta) is not str or not delta:
+            return False
+        if len(event) == 4 and type(event.get("timestamp")) not in (int, float):
+            return False
+        pipeline = self._pipeline
+        return (
+            pipeline.chunks.is_idle()
+            and pipeline.verifier.accepts_delta(kind, item_id)
+            and self._reducer.append_delta(kind, item_id, delta, index)
+        )
 
     def close(self) -> Transcript:
         """End of input: close owed chunk streams, settle the last run, return the result."""
@@ -154,6 +183,25 @@ def share_reader(collector: Collector, reader: EventReader, strict: bool) -> Non
     collector._pipeline.intake = reader.intake
 
 
+@contextlib.contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Hold CPython's cyclic garbage collector while a local source is folded.
+
+    Everything a fold allocates stays alive in the transcript, so the full collections
+    the allocations trigger find nothing and only walk an ever larger heap: a third of
+    the time of a 400k-event tool loop on CPython 3.11, and the reason the per-event cost
+    grew with the stream. The collector's state is restored on return.
+    """
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def fold(
     events: Source | EventStream | Iterable[object],
     *,
@@ -169,14 +217,19 @@ def fold(
     every repair is a diagnostic on the transcript. ``strict=True`` raises
     :class:`~agui_transcripts.ProtocolError` where the reference client would reject
     the stream.
+
+    Folding data at hand (a path, bytes, text, a file, a list), ``fold`` holds the
+    cyclic garbage collector until it returns: the collections would only walk the
+    transcript being built. Live sources (iterators, responses) leave it alone.
     """
     stream = events if isinstance(events, EventStream) else read_events(events, strict=strict)
     collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
     share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
-    for index, event in stream.indexed():
-        feed(event, index)
-    return collector.close()
+    with _collector_paused(stream.is_local):
+        for index, event in stream.indexed():
+            feed(event, index)
+        return collector.close()
 
 
 async def afold(

@@ -246,6 +246,33 @@ class Reducer:
         if self._run is not None:
             self._run.last_event_index = index
 
+    def append_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
+        """Apply a plain TEXT_MESSAGE_CONTENT or TOOL_CALL_ARGS delta, if nothing is special.
+
+        The fast lane: True when the delta went where :meth:`apply` would put it; False
+        (nothing changed) when the event needs the general path.
+        """
+        run = self._run
+        if run is None or not self._run_open:
+            return False
+        if kind == "TEXT_MESSAGE_CONTENT":
+            node = self._by_id.get(item_id)
+            if node is None or type(node.message) is not AssistantMessage:
+                return False
+            self._index = -1 if index is None else index
+            node.message.append(delta, seq=self._index, epoch=self._epoch)
+        else:
+            owner = self._call_owner.get(item_id)
+            if owner is None or item_id in self._replays:
+                return False
+            call = self._call_in(owner, item_id)
+            if call is None:
+                return False
+            self._index = -1 if index is None else index
+            call.append_arguments(delta)
+        run.last_event_index = index
+        return True
+
     def close(self) -> None:
         """End of input: a run still going is truncated; unmatched results are reported."""
         if self._run is not None and self._run_open:

@@ -230,6 +230,20 @@ class Verifier:
         if handler is not None:
             handler(event)
 
+    def accepts_delta(self, kind: str, item_id: str) -> bool:
+        """Whether an untagged CONTENT/ARGS delta for ``item_id`` breaks no rule now.
+
+        True when the run is going and the item is open: :meth:`feed` would report
+        nothing and change nothing, so the collector's fast lane may skip it.
+        """
+        if self._state != "running":
+            return False
+        if kind == "TEXT_MESSAGE_CONTENT":
+            return item_id in self._open_text
+        if kind == "TOOL_CALL_ARGS":
+            return item_id in self._open_tools
+        return False
+
     def close(self) -> None:
         """End of input: a run with no terminal event is truncated (V20)."""
         self._index = None

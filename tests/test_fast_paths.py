@@ -1,0 +1,213 @@
+"""The fast paths are invisible: they give exactly what the general path gives.
+
+The collector's delta lane, the reader's JSONL loop and the reading of flat SDK models
+are shortcuts for the common case. On every stream of the test corpora, and on random
+streams with events dropped, repeated, swapped and decorated, the transcript, the run
+records, the tool-call records, the projection and the diagnostics must be the same
+with the shortcuts as without them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import io
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from agui_transcripts import Collector, EventReader, ProtocolError, Transcript, fold
+from agui_transcripts.events import EventIntake
+
+from .generate import random_stream
+from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
+
+HERE = Path(__file__).parent
+GOLDEN = sorted((HERE / "golden" / "streams").glob("*.jsonl")) + sorted(
+    (HERE / "golden" / "reference-cases").glob("*.jsonl")
+)
+SPEC = sorted((HERE / "conformance" / "ag-ui-spec" / "streams").glob("*.json"))
+
+
+def _golden_events(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _spec_events(path: Path) -> list[Any]:
+    events: list[Any] = json.loads(path.read_text(encoding="utf-8"))["stream"]
+    return events
+
+
+def _decorated(seed: int) -> list[Any]:
+    """A random stream with its deltas and neighbours disturbed."""
+    events, _ = random_stream(seed)
+    rng = random.Random(seed)
+    events = [dict(e) for e in events]
+    for _ in range(rng.randint(1, 6)):
+        i = rng.randrange(len(events))
+        action = rng.choice(("drop", "repeat", "swap", "timestamp", "bad-stamp", "tag", "meta"))
+        if action == "drop":
+            del events[i]
+        elif action == "repeat":
+            events.insert(i, dict(events[i]))
+        elif action == "swap" and i + 1 < len(events):
+            events[i], events[i + 1] = events[i + 1], events[i]
+        elif action == "timestamp":
+            events[i]["timestamp"] = 1700000000000 + i
+        elif action == "bad-stamp":
+            events[i]["timestamp"] = "yesterday"
+        elif action == "tag":
+            events[i]["subagentRunId"] = rng.choice(("sub-1", "sub-2"))
+        elif action == "meta":
+            events[i]["metadata"] = {"k": i}
+    return events
+
+
+def _summary(transcript: Transcript) -> dict[str, Any]:
+    return {
+        "messages": transcript.to_dicts(),
+        "ordered": [m.to_dict() for m in transcript.ordered()],
+        "runs": [dataclasses.asdict(run) for run in transcript.runs],
+        "calls": {
+            call_id: {**dataclasses.asdict(record), "call": record.call.to_dict()}
+            for call_id, record in transcript.tool_calls.items()
+        },
+        "state": transcript.state,
+        "diagnostics": [(d.code, d.event_index, d.message) for d in transcript.diagnostics],
+    }
+
+
+def _general_fold(events: list[Any], monkeypatch: pytest.MonkeyPatch) -> Transcript:
+    with monkeypatch.context() as patch:
+        patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
+        return fold([dict(e) for e in events])
+
+
+CORPUS = (
+    [pytest.param(_golden_events(p), id=p.stem) for p in GOLDEN]
+    + [pytest.param(_spec_events(p), id=p.stem) for p in SPEC]
+    + [pytest.param(_decorated(seed), id=f"decorated-{seed}") for seed in range(150)]
+)
+
+
+@pytest.mark.parametrize("events", CORPUS)
+def test_the_delta_lane_changes_nothing(events: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = fold([dict(e) for e in events])
+    assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
+
+
+def test_the_delta_lane_is_taken_on_plain_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard against a lane that silently never fires (it would still pass the above)."""
+    taken = 0
+    original = Collector._fast_delta
+
+    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
+        nonlocal taken
+        done = original(self, event, index)
+        taken += done
+        return done
+
+    monkeypatch.setattr(Collector, "_fast_delta", counting)
+    events = [
+        RS(),
+        TMS("m1", "assistant"),
+        TMC("m1", "Hel"),
+        TMC("m1", "lo", timestamp=1),
+        TMC("m1", "!", metadata={"k": 1}),  # metadata: the general path
+        TCS("c1", "f", "m1"),
+        TCA("c1", "{}"),
+        TCE("c1"),
+        TME("m1"),
+        RF(),
+    ]
+    transcript = fold(events)
+    assert taken == 3
+    assert transcript.to_dicts()[0]["content"] == "Hello!"
+
+
+@pytest.mark.parametrize("events", CORPUS[:60])
+def test_the_jsonl_loop_reads_what_line_feeding_reads(events: list[Any]) -> None:
+    text = "".join(json.dumps(e) + "\n" for e in events)
+    data = ("\n" + text.replace("\n", "\r\n", 3) + "  \n").encode()
+    by_line = EventReader()
+    expected = [pair for raw in io.BytesIO(data) for pair in by_line.feed_line(raw)]
+    expected += by_line.close()
+    looped = EventReader()
+    got = list(looped.feed_lines(io.BytesIO(data))) + looped.close()
+    assert got == expected
+    assert [(d.code, d.line, d.event_index) for d in looped.diagnostics] == [
+        (d.code, d.line, d.event_index) for d in by_line.diagnostics
+    ]
+
+
+def _sdk_models(events: list[Any]) -> Iterator[Any]:
+    core = pytest.importorskip("ag_ui.core")
+    adapter: TypeAdapter[Any] = TypeAdapter(core.Event)
+    for event in events:
+        try:
+            yield adapter.validate_python(event)
+        except ValidationError:
+            continue
+
+
+@pytest.mark.parametrize("events", CORPUS[: len(GOLDEN)])
+def test_flat_models_read_as_model_dump_reads_them(events: list[Any]) -> None:
+    for model in _sdk_models(events):
+        fast, general = EventIntake(), EventIntake()
+        assert fast.normalize(model) == general._from_object(model, 0, None)
+        assert [d.code for d in fast.sink.diagnostics] == [d.code for d in general.sink.diagnostics]
+
+
+class _WatchedLog(io.BytesIO):
+    """A log that notes whether the garbage collector ran while it was read."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.collector_enabled: list[bool] = []
+
+    def __next__(self) -> bytes:
+        self.collector_enabled.append(gc.isenabled())
+        return super().__next__()
+
+
+def test_fold_holds_the_collector_for_local_sources_and_restores_it() -> None:
+    events, _ = random_stream(1)
+    log = _WatchedLog("".join(json.dumps(e) + "\n" for e in events).encode())
+    assert gc.isenabled()
+    fold(log)
+    assert log.collector_enabled
+    assert not any(log.collector_enabled)
+    assert gc.isenabled()
+
+
+def test_fold_restores_the_collector_when_strict_mode_raises() -> None:
+    with pytest.raises(ProtocolError):
+        fold([{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}], strict=True)
+    assert gc.isenabled()
+
+
+def test_fold_leaves_the_collector_alone_for_live_sources() -> None:
+    seen: list[bool] = []
+
+    def live() -> Iterator[dict[str, Any]]:
+        for event in random_stream(2)[0]:
+            seen.append(gc.isenabled())
+            yield event
+
+    fold(live())
+    assert seen
+    assert all(seen)
+
+
+def test_fold_keeps_a_collector_the_caller_disabled_disabled() -> None:
+    gc.disable()
+    try:
+        fold(random_stream(1)[0])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
