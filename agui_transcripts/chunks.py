@@ -180,6 +180,46 @@ class ChunkNormalizer:
         """Whether no chunk stream is open or may be continued: explicit events pass as is."""
         return not self._lanes and not self._last_closed
 
+    def plain_continuation(self, event: Event) -> tuple[str, str, object] | None:
+        """What a chunk holding only a delta continues, when nothing about it is special.
+
+        For a TEXT or TOOL chunk whose fields are its delta, perhaps the id of the stream
+        it continues and perhaps that stream's lane: ``(content type, item id, tag)`` of
+        the CONTENT/ARGS event :meth:`feed` would emit (tag ``None`` when untagged); the
+        stream stays as it is. None when :meth:`feed` must decide (anything else).
+        """
+        kind = _CHUNK_KIND.get(event["type"])
+        if kind is None or kind == REASONING:
+            return None
+        delta = event.get("delta")
+        if type(delta) is not str or not delta:
+            return None
+        tag = event.get("subagentRunId", _MISSING)
+        item_id = event.get(_ID_KEY[kind], _MISSING)
+        if len(event) != 2 + (tag is not _MISSING) + (item_id is not _MISSING):
+            return None
+        if item_id is not _MISSING:
+            if type(item_id) is not str:
+                return None
+            stream = self._open.get((kind, item_id))
+            if stream is None or (tag is not _MISSING and tag != stream.lane):
+                return None
+        elif tag is _MISSING:
+            stream = self._lanes.get(None)
+        elif type(tag) is str:
+            stream = self._lanes.get(tag)
+        else:
+            return None
+        if stream is None or stream.kind != kind:
+            return None
+        if tag is _MISSING:
+            tag = stream.tag  # C22: the content carries its opener's attribution
+            if tag is _MISSING:
+                return _CONTENT[kind], stream.id, None
+        if type(tag) is not str:
+            return None  # a null attribution, for the verifier to report
+        return _CONTENT[kind], stream.id, tag
+
     def open_streams(self) -> list[tuple[str, str, str | None]]:
         """The open streams as ``(kind, id, subagentRunId)``, in lane order."""
         return [(s.kind, s.id, s.lane) for s in self._lanes.values()]

@@ -33,6 +33,8 @@ __all__ = ["Collector", "afold", "fold"]
 
 # The delta events the fast lane takes, with the key naming the item they extend.
 _DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
+# Chunks whose continuations may take it too (the chunk layer says which).
+_CHUNK_TYPES = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -91,7 +93,7 @@ class Collector:
 
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
-        if len(event) <= 4 and event["type"] in _DELTA_ID_KEYS and self._fast_delta(event, index):
+        if len(event) <= 4 and self._fast_delta(event, index):
             return
         apply = self._reducer.apply
         for explicit in self._pipeline.feed_canonical(event, index):
@@ -102,17 +104,30 @@ class Collector:
 
         Most events of a stream are deltas. One with nothing but its type, id, delta and
         perhaps a timestamp, for an item the layers all hold open, changes nothing but
-        the item's text: the layers are asked, and only the reducer acts. Anything else
-        (chunk streams open, a subagent tag, metadata, a closed item) takes the full path.
+        the item's text: the layers are asked, and only the reducer acts. So for a chunk
+        with nothing but a delta (and its stream's id or lane) that continues the open
+        stream. Anything else (metadata, a closed item, a chunk stream open beside an
+        explicit delta, a conflict) takes the full path.
         """
         kind = event["type"]
-        item_id = event.get(_DELTA_ID_KEYS[kind])
+        pipeline = self._pipeline
+        id_key = _DELTA_ID_KEYS.get(kind)
+        if id_key is None:
+            if kind not in _CHUNK_TYPES:
+                return False
+            found = pipeline.chunks.plain_continuation(event)
+            if found is None:
+                return False
+            content, stream_id, tag = found
+            return pipeline.verifier.accepts_delta(
+                content, stream_id, tag
+            ) and self._reducer.append_delta(content, stream_id, event["delta"], index)
+        item_id = event.get(id_key)
         delta = event.get("delta")
         if type(item_id) is not str or type(delta) is not str or not delta:
             return False
         if len(event) == 4 and type(event.get("timestamp")) not in (int, float):
             return False
-        pipeline = self._pipeline
         return (
             pipeline.chunks.is_idle()
             and pipeline.verifier.accepts_delta(kind, item_id)

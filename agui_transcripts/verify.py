@@ -230,19 +230,24 @@ class Verifier:
         if handler is not None:
             handler(event)
 
-    def accepts_delta(self, kind: str, item_id: str) -> bool:
-        """Whether an untagged CONTENT/ARGS delta for ``item_id`` breaks no rule now.
+    def accepts_delta(self, kind: str, item_id: str, tag: object = None) -> bool:
+        """Whether a plain CONTENT/ARGS delta for ``item_id`` breaks no rule now.
 
-        True when the run is going and the item is open: :meth:`feed` would report
+        True when the run is going, the item is open and ``tag`` (the event's
+        ``subagentRunId``, None when absent) is its opener's: :meth:`feed` would report
         nothing and change nothing, so the collector's fast lane may skip it.
         """
         if self._state != "running":
             return False
         if kind == "TEXT_MESSAGE_CONTENT":
-            return item_id in self._open_text
-        if kind == "TOOL_CALL_ARGS":
-            return item_id in self._open_tools
-        return False
+            open_set, owners = self._open_text, self._message_owner
+        elif kind == "TOOL_CALL_ARGS":
+            open_set, owners = self._open_tools, self._tool_owner
+        else:
+            return False
+        if item_id not in open_set:
+            return False
+        return tag is None or (type(tag) is str and owners.get(item_id, tag) == tag)
 
     def close(self) -> None:
         """End of input: a run with no terminal event is truncated (V20)."""

@@ -25,7 +25,7 @@ from agui_transcripts import Collector, EventReader, ProtocolError, Transcript, 
 from agui_transcripts.events import EventIntake
 
 from .generate import random_stream
-from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
+from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMK, TMS
 
 HERE = Path(__file__).parent
 GOLDEN = sorted((HERE / "golden" / "streams").glob("*.jsonl")) + sorted(
@@ -50,7 +50,9 @@ def _decorated(seed: int) -> list[Any]:
     events = [dict(e) for e in events]
     for _ in range(rng.randint(1, 6)):
         i = rng.randrange(len(events))
-        action = rng.choice(("drop", "repeat", "swap", "timestamp", "bad-stamp", "tag", "meta"))
+        action = rng.choice(
+            ("drop", "repeat", "swap", "timestamp", "bad-stamp", "tag", "null-tag", "meta", "no-id")
+        )
         if action == "drop":
             del events[i]
         elif action == "repeat":
@@ -63,6 +65,11 @@ def _decorated(seed: int) -> list[Any]:
             events[i]["timestamp"] = "yesterday"
         elif action == "tag":
             events[i]["subagentRunId"] = rng.choice(("sub-1", "sub-2"))
+        elif action == "null-tag":
+            events[i]["subagentRunId"] = None
+        elif action == "no-id":
+            events[i].pop("messageId", None)
+            events[i].pop("toolCallId", None)
         elif action == "meta":
             events[i]["metadata"] = {"k": i}
     return events
@@ -91,7 +98,7 @@ def _general_fold(events: list[Any], monkeypatch: pytest.MonkeyPatch) -> Transcr
 CORPUS = (
     [pytest.param(_golden_events(p), id=p.stem) for p in GOLDEN]
     + [pytest.param(_spec_events(p), id=p.stem) for p in SPEC]
-    + [pytest.param(_decorated(seed), id=f"decorated-{seed}") for seed in range(150)]
+    + [pytest.param(_decorated(seed), id=f"decorated-{seed}") for seed in range(300)]
 )
 
 
@@ -123,11 +130,14 @@ def test_the_delta_lane_is_taken_on_plain_streams(monkeypatch: pytest.MonkeyPatc
         TCA("c1", "{}"),
         TCE("c1"),
         TME("m1"),
+        TMK("m2", "Go"),  # opens a chunk stream: the general path
+        TMK(delta="od"),
+        TMK("m2", "bye"),
         RF(),
     ]
     transcript = fold(events)
-    assert taken == 3
-    assert transcript.to_dicts()[0]["content"] == "Hello!"
+    assert taken == 5
+    assert [m["content"] for m in transcript.to_dicts()] == ["Hello!", "Goodbye"]
 
 
 @pytest.mark.parametrize("events", CORPUS[:60])
