@@ -9,7 +9,6 @@ the same machine.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gc
 from collections.abc import AsyncIterable, Iterable, Iterator
 from typing import Any
@@ -171,11 +170,8 @@ class Collector:
         """The transcript as it stands now, with tool-call ownership settled."""
         reducer = self._reducer
         # Runs and records are copied, so a transcript read mid-stream keeps its states.
-        runs = [dataclasses.replace(run) for run in reducer.runs]
-        calls = {
-            call_id: dataclasses.replace(record, results=list(record.results))
-            for call_id, record in reducer.tool_calls.items()
-        }
+        runs = [run.copy() for run in reducer.runs]
+        calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
         settle(
             calls.values(),
             runs,

@@ -16,7 +16,7 @@ import json
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from .diagnostics import Diagnostic
 
@@ -454,6 +454,17 @@ MESSAGE_CLASSES: dict[str, type[Message]] = {
 RunOutcome = Literal["success", "interrupt", "cancelled", "error", "truncated"]
 
 
+_Record = TypeVar("_Record")
+
+
+def _shallow_copy(record: _Record) -> _Record:
+    cls = type(record)
+    copied = cls.__new__(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        setattr(copied, name, getattr(record, name))
+    return copied
+
+
 @dataclass(slots=True, eq=False)
 class RunRecord:
     """One run of the stream: what started it and how it ended.
@@ -490,6 +501,10 @@ class RunRecord:
     input: JSONObject | None = None
     first_event_index: int | None = None
     last_event_index: int | None = None
+
+    def copy(self) -> RunRecord:
+        """A shallow copy (several times cheaper than ``dataclasses.replace``)."""
+        return _shallow_copy(self)
 
     @property
     def tool_names(self) -> frozenset[str]:
@@ -602,6 +617,12 @@ class ToolCallRecord:
     delivered: bool = False
     #: Why an abandoned call will never be answered.
     abandoned_reason: str | None = None
+
+    def copy(self) -> ToolCallRecord:
+        """A shallow copy with its own list of results."""
+        copied = _shallow_copy(self)
+        copied.results = list(self.results)
+        return copied
 
     @property
     def result_message_ids(self) -> list[str]:

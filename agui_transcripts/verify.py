@@ -112,6 +112,22 @@ _FIELDS: dict[str, _Spec] = {
 }
 _FIELDS = {kind: (*_COMMON, *spec) for kind, spec in _FIELDS.items()}
 
+# The exact Python types that pass each check at once (the common case); any other value
+# takes _kind_matches, which also rejects booleans posing as numbers.
+_EXACT_TYPES: dict[str, frozenset[type]] = {
+    _STR: frozenset({str}),
+    _OBJ: frozenset({dict}),
+    _ARR: frozenset({list}),
+    _BOOL: frozenset({bool}),
+    _NUM: frozenset({int, float}),
+    _STR_OR_ARR: frozenset({str, list}),
+}
+_CHECKS: dict[str, tuple[tuple[str, str, bool, frozenset[type]], ...]] = {
+    kind: tuple((field, kind_, required, _EXACT_TYPES[kind_]) for field, kind_, required in spec)
+    for kind, spec in _FIELDS.items()
+}
+_ABSENT: Final = object()
+
 
 def _kind_matches(value: object, expected: str) -> bool:
     if expected == _STR:
@@ -213,9 +229,9 @@ class Verifier:
                 f"Cannot send '{kind}' with 'subagentRunId: null'. The field is optional — "
                 "omit it entirely.",
             )
-        spec = _FIELDS.get(kind)
-        if spec is not None:
-            self._check_fields(kind, event, spec)
+        checks = _CHECKS.get(kind)
+        if checks is not None:
+            self._check_fields(kind, event, checks)
         if kind == "RUN_STARTED":
             self._run_started(event)
             return
@@ -264,16 +280,20 @@ class Verifier:
 
     # -- field checks (V19) --------------------------------------------------------------
 
-    def _check_fields(self, kind: str, event: Event, spec: _Spec) -> None:
-        for field, expected, required in spec:
-            if field not in event:
+    def _check_fields(
+        self, kind: str, event: Event, checks: tuple[tuple[str, str, bool, frozenset[type]], ...]
+    ) -> None:
+        for field, expected, required, exact in checks:
+            value = event.get(field, _ABSENT)
+            if type(value) in exact:
+                continue
+            if value is _ABSENT:
                 if required:
                     self._report(
                         "malformed-event",
                         f"{kind}.{field}: Required: expected {expected}, received undefined",
                     )
                 continue
-            value = event[field]
             if not _kind_matches(value, expected):
                 shown = "string or array" if expected == _STR_OR_ARR else expected
                 self._report(

@@ -221,3 +221,17 @@ def test_fold_keeps_a_collector_the_caller_disabled_disabled() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_record_copies_hold_every_field_and_their_own_results() -> None:
+    transcript = fold(random_stream(5)[0])
+    for run in transcript.runs:
+        assert dataclasses.asdict(run.copy()) == dataclasses.asdict(run)
+    for record in transcript.tool_calls.values():
+        copied = record.copy()
+        assert {**dataclasses.asdict(copied), "call": None} == {
+            **dataclasses.asdict(record),
+            "call": None,
+        }
+        assert copied.call is record.call
+        assert copied.results is not record.results
