@@ -225,6 +225,8 @@ def test_fold_keeps_a_collector_the_caller_disabled_disabled() -> None:
 
 def test_record_copies_hold_every_field_and_their_own_results() -> None:
     transcript = fold(random_stream(5)[0])
+    assert transcript.runs
+    assert transcript.tool_calls
     for run in transcript.runs:
         assert dataclasses.asdict(run.copy()) == dataclasses.asdict(run)
     for record in transcript.tool_calls.values():
