@@ -34,6 +34,7 @@ __all__ = ["Collector", "afold", "fold"]
 _DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
+_LANE_TYPES = _CHUNK_TYPES | _DELTA_ID_KEYS.keys()
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -92,7 +93,7 @@ class Collector:
 
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
-        if len(event) <= 4 and self._fast_delta(event, index):
+        if len(event) <= 4 and event["type"] in _LANE_TYPES and self._fast_delta(event, index):
             return
         apply = self._reducer.apply
         for explicit in self._pipeline.feed_canonical(event, index):

@@ -402,7 +402,11 @@ class EventIntake:
             kind = value.get("type")
             if (
                 type(kind) is str
-                and kind in _FAST_TYPES
+                and (
+                    kind in _FAST_TYPES
+                    # A results or run end holding no structure (one brace, no bracket).
+                    or (kind in _NESTED_TYPES and data.count(b"{") == 1 and b"[" not in data)
+                )
                 and _is_canonical_key_set(value)
                 and b"null" not in data  # cheaper than scanning the values for None
             ):

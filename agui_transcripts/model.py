@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
+from ._codec import loads
 from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -538,6 +539,10 @@ class RunRecord:
 def _parse_arguments(raw: str) -> tuple[Any, str | None]:
     if not raw.strip():
         return {}, None
+    try:
+        return loads(raw), None
+    except ValueError:
+        pass  # the stdlib says why (and reads what only it accepts, such as NaN)
     try:
         return json.loads(raw), None
     except ValueError as exc:
