@@ -590,6 +590,23 @@ class ToolResult:
     source: ResultSource
 
 
+def pending_interrupts(runs: list[RunRecord], before: int | None = None) -> list[JSONObject]:
+    """The interrupts still awaiting a resume decision (before run index ``before``).
+
+    Those of the last run that finished (RUN_FINISHED): a run that errored or was cut off
+    since then does not settle them, as in the reference client, which only replaces its
+    pending interrupts when a run finishes.
+    """
+    end = len(runs) if before is None else before
+    for position in range(end - 1, -1, -1):
+        run = runs[position]
+        if run.outcome == "interrupt":
+            return run.interrupts
+        if run.outcome in ("success", "cancelled"):
+            return []
+    return []
+
+
 @dataclass(slots=True, eq=False)
 class ToolCallRecord:
     """What the transcript knows about one tool call (its latest occurrence, by id).
@@ -789,9 +806,10 @@ class Transcript:
         """
         last = self.runs[-1] if self.runs else None
         entries = _resume_entries(resume)
-        if last is not None and last.outcome == "interrupt":
+        interrupts = pending_interrupts(self.runs)
+        if interrupts:
             covered = {entry.get("interruptId") for entry in entries}
-            missing = [str(i.get("id")) for i in last.interrupts if i.get("id") not in covered]
+            missing = [str(i.get("id")) for i in interrupts if i.get("id") not in covered]
             if missing:
                 raise ValueError(
                     f"the thread has {len(missing)} pending interrupt(s) not addressed by "

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .model import Owner, RunRecord, ToolCallRecord
+from .model import Owner, RunRecord, ToolCallRecord, pending_interrupts
 
 __all__ = ["Continuation", "ContinuationStatus", "continuation", "settle"]
 
@@ -219,11 +219,7 @@ def continuation(
     """The continuation predicate over settled records (ordering-and-ownership 3.5)."""
     calls = list(records)
     last = runs[-1] if runs else None
-    interrupts = (
-        [str(i.get("id")) for i in last.interrupts]
-        if last is not None and last.outcome == "interrupt"
-        else []
-    )
+    interrupts = [str(i.get("id")) for i in pending_interrupts(runs)]
     pending = (
         ("pending_client", "pending_unattributed")
         if unattributed_is_client

@@ -46,6 +46,7 @@ from .model import (
     ToolResult,
     UserMessage,
     _TextMessage,
+    pending_interrupts,
 )
 from .wire import messages_from_dicts
 
@@ -347,8 +348,8 @@ class Reducer:
         """T7: a run after an interrupt must resume every pending interrupt."""
         if run.index == 0 or run.input is None:
             return
-        previous = self.runs[run.index - 1]
-        if previous.outcome != "interrupt":
+        interrupts = pending_interrupts(self.runs, before=run.index)
+        if not interrupts:
             return
         resume = run.input.get("resume")
         covered = (
@@ -356,7 +357,7 @@ class Reducer:
             if isinstance(resume, list)
             else set()
         )
-        missing = [str(i.get("id")) for i in previous.interrupts if i.get("id") not in covered]
+        missing = [str(i.get("id")) for i in interrupts if i.get("id") not in covered]
         if missing:
             self._report(
                 "resume-missing",

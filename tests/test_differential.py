@@ -1,0 +1,74 @@
+"""The differential corpus: random streams with what the reference client made of them.
+
+``tests/golden/differential/corpus.jsonl`` holds 300 well-formed random streams (seeds
+1000-1299 of :mod:`tests.generate`) with the messages, state and run outcomes the
+official TypeScript client ends with, written by ``python -m tests.golden.differential``
+(which compares 1,000 streams when run by hand). Each must fold, in strict mode, to
+exactly the reference's result. The streams are stored, not regenerated, so a change to
+the generator cannot silently change what is compared.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agui_transcripts import fold
+
+from .golden.compare import differences
+
+CORPUS = Path(__file__).parent / "golden" / "differential" / "corpus.jsonl"
+RECORDS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_corpus_is_large_and_varied() -> None:
+    assert len(RECORDS) >= 300
+    kinds = {event["type"] for record in RECORDS for event in record["events"]}
+    assert {"TEXT_MESSAGE_CHUNK", "TOOL_CALL_RESULT", "SUBAGENT_STARTED"} <= kinds
+    assert any(record["expected"]["error"] for record in RECORDS)  # rejections included
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: f"seed-{r['seed']}")
+def test_we_fold_as_the_reference_does(record: dict[str, Any]) -> None:
+    assert differences(record["events"], record["inputs"] or None, record["expected"]) == []
+
+
+def test_a_resume_that_errored_leaves_the_interrupt_pending() -> None:
+    """Found by the differential run: only a finished run settles the interrupts."""
+    interrupt = {"id": "i1", "reason": "approval"}
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+        {
+            "type": "RUN_FINISHED",
+            "threadId": "t",
+            "runId": "r1",
+            "outcome": {"type": "interrupt", "interrupts": [interrupt]},
+        },
+        {
+            "type": "RUN_STARTED",
+            "threadId": "t",
+            "runId": "r2",
+            "input": {
+                "threadId": "t",
+                "runId": "r2",
+                "messages": [],
+                "resume": [{"interruptId": "i1", "status": "resolved"}],
+            },
+        },
+        {"type": "RUN_ERROR", "message": "model failed"},
+    ]
+    transcript = fold(events)
+    assert transcript.continuation().interrupts == ["i1"]
+    with pytest.raises(ValueError, match="not addressed by resume: i1"):
+        transcript.next_run_input()
+    third = {
+        "type": "RUN_STARTED",
+        "threadId": "t",
+        "runId": "r3",
+        "input": {"threadId": "t", "runId": "r3", "messages": []},
+    }
+    codes = [d.code for d in fold([*events, third]).diagnostics]
+    assert "resume-missing" in codes
