@@ -13,12 +13,14 @@ from .diagnostics import (
     Diagnostic,
     DiagnosticSink,
     EventDecodeError,
+    LimitExceeded,
     ProtocolError,
     Rule,
     Severity,
 )
 from .endpoint import EndpointError, arun_endpoint, run_endpoint
 from .events import EVENT_TYPES, Event, EventIntake, normalize_event, normalize_run_input
+from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
 from .model import (
     ActivityMessage,
     AssistantMessage,
@@ -55,8 +57,10 @@ from .wire import message_from_dict, messages_from_dicts
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "EVENT_TYPES",
     "RULES",
+    "UNLIMITED",
     "ActivityMessage",
     "AssistantMessage",
     "AsyncEventStream",
@@ -72,6 +76,8 @@ __all__ = [
     "EventIntake",
     "EventReader",
     "EventStream",
+    "LimitExceeded",
+    "Limits",
     "Message",
     "Projection",
     "ProjectionError",

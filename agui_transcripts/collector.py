@@ -14,7 +14,8 @@ from collections.abc import AsyncIterable, Iterable, Iterator
 from typing import Any
 
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import Event, normalize_run_input
+from .events import Event, EventIntake, normalize_run_input
+from .limits import DEFAULT_LIMITS, Limits
 from .model import ToolMessage, Transcript
 from .ownership import settle
 from .pipeline import ProtocolPipeline
@@ -54,7 +55,8 @@ class Collector:
     wire dicts, JSON text); read :attr:`transcript` at any time; :meth:`close` at end of
     input settles truncated runs and returns the final transcript. ``run_input`` (one
     ``RunAgentInput`` or a list, one per run) seeds the history and records each run's
-    client tools.
+    client tools. ``limits`` bounds what one stream may make it hold
+    (:data:`~agui_transcripts.DEFAULT_LIMITS` unless given).
     """
 
     def __init__(
@@ -64,17 +66,23 @@ class Collector:
         client_tools: Iterable[str] | None = None,
         strict: bool = False,
         sink: DiagnosticSink | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self._run_input = run_input
         self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
+        self.limits = limits if limits is not None else DEFAULT_LIMITS
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=self._strict)
         self._pipeline = ProtocolPipeline(sink=self.sink)
+        self._pipeline.intake = EventIntake(self.sink, max_events=self.limits.max_events)
         self._reducer = Reducer(
-            self.sink, run_inputs=_run_inputs(self._run_input), client_tools=self._client_tools
+            self.sink,
+            run_inputs=_run_inputs(self._run_input),
+            client_tools=self._client_tools,
+            max_text_chars=self.limits.max_text_chars,
         )
         self._closed = False
 
@@ -220,6 +228,7 @@ def fold(
     run_input: RunInput | list[RunInput] | None = None,
     client_tools: Iterable[str] | None = None,
     strict: bool = False,
+    limits: Limits | None = None,
 ) -> Transcript:
     """Fold a whole stream into its transcript.
 
@@ -228,14 +237,24 @@ def fold(
     the tools the client executes, when no run input says. Lenient by default:
     every repair is a diagnostic on the transcript. ``strict=True`` raises
     :class:`~agui_transcripts.ProtocolError` where the reference client would reject
-    the stream.
+    the stream. ``limits`` (:class:`~agui_transcripts.Limits`) bounds what a hostile or
+    broken log can make it hold.
 
     Folding data at hand (a path, bytes, text, a file, a list), ``fold`` holds the
     cyclic garbage collector until it returns: the collections would only walk the
     transcript being built. Live sources (iterators, responses) leave it alone.
     """
-    stream = events if isinstance(events, EventStream) else read_events(events, strict=strict)
-    collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
+    stream = (
+        events
+        if isinstance(events, EventStream)
+        else read_events(events, strict=strict, limits=limits)
+    )
+    collector = Collector(
+        run_input=run_input,
+        client_tools=client_tools,
+        strict=strict,
+        limits=limits if limits is not None else stream.reader.limits,
+    )
     share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
     with _collector_paused(stream.is_local):
@@ -250,10 +269,20 @@ async def afold(
     run_input: RunInput | list[RunInput] | None = None,
     client_tools: Iterable[str] | None = None,
     strict: bool = False,
+    limits: Limits | None = None,
 ) -> Transcript:
     """Fold an async stream (an async iterable of events, lines or bytes, or a response)."""
-    stream = events if isinstance(events, AsyncEventStream) else aread_events(events, strict=strict)
-    collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
+    stream = (
+        events
+        if isinstance(events, AsyncEventStream)
+        else aread_events(events, strict=strict, limits=limits)
+    )
+    collector = Collector(
+        run_input=run_input,
+        client_tools=client_tools,
+        strict=strict,
+        limits=limits if limits is not None else stream.reader.limits,
+    )
     share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
     async for index, event in stream.indexed():

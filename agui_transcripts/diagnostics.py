@@ -16,10 +16,12 @@ from typing import Literal
 
 __all__ = [
     "DECODE_CODES",
+    "LIMIT_CODES",
     "RULES",
     "Diagnostic",
     "DiagnosticSink",
     "EventDecodeError",
+    "LimitExceeded",
     "ProtocolError",
     "Rule",
     "Severity",
@@ -51,6 +53,23 @@ RULES: dict[str, Rule] = _table(
     Rule("event-type-invalid", "error", "an event 'type' that is not a string", "W1"),
     Rule(
         "unsupported-input", "error", "an input item that is not an event in any known form", "W1"
+    ),
+    # Resource limits (L: this library's own bounds, see agui_transcripts.limits).
+    Rule("event-too-large", "error", "an event larger than the event size limit; skipped", "L1"),
+    Rule(
+        "document-too-large",
+        "error",
+        "a JSON array or document log larger than the document limit; not read",
+        "L2",
+    ),
+    Rule(
+        "event-limit", "error", "the stream has more events than the limit; the rest unread", "L3"
+    ),
+    Rule(
+        "text-limit",
+        "error",
+        "a message's text or a call's arguments reached the text limit; later deltas dropped",
+        "L4",
     ),
     # Normalisation of known shapes (layer 1).
     Rule(
@@ -207,6 +226,14 @@ class EventDecodeError(ProtocolError):
     """Strict mode: an input line or SSE event could not be read as an AG-UI event."""
 
 
+class LimitExceeded(ProtocolError):
+    """Strict mode: the stream crossed one of the :class:`~agui_transcripts.Limits`."""
+
+
+#: Codes for a stream that crossed a resource limit.
+LIMIT_CODES = frozenset({"event-too-large", "document-too-large", "event-limit", "text-limit"})
+
+
 #: Codes for input that could not be read as an event at all.
 DECODE_CODES = frozenset(
     {
@@ -258,5 +285,7 @@ class DiagnosticSink:
         if self.strict and diagnostic.severity == "error":
             if code in DECODE_CODES:
                 raise EventDecodeError(diagnostic)
+            if code in LIMIT_CODES:
+                raise LimitExceeded(diagnostic)
             raise ProtocolError(diagnostic)
         return diagnostic

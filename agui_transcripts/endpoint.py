@@ -17,6 +17,7 @@ from typing import Any
 
 from .collector import Collector, share_reader
 from .events import Event, normalize_run_input
+from .limits import Limits
 from .model import Transcript
 from .readers import EventReader
 
@@ -64,27 +65,34 @@ async def arun_endpoint(
     transcript: Transcript | None = None,
     headers: dict[str, str] | None = None,
     timeout: float = 60.0,
-    deadline: float | None = None,
+    deadline: float | None = 900.0,
     on_event: Callable[[Event], None] | None = None,
     tools: list[dict[str, Any]] | None = None,
     client_tools: Iterable[str] | None = None,
     resume: Any = None,
     strict: bool = False,
     client: Any = None,
+    limits: Limits | None = None,
 ) -> Transcript:
     """Run one request against an AG-UI endpoint and return its transcript.
 
-    ``timeout`` bounds each network step; ``deadline`` (seconds) the whole run.
-    ``on_event`` sees each canonical event as it arrives. ``client`` may be an
-    ``httpx.AsyncClient`` of your own (it is not closed).
+    ``timeout`` bounds each network step (connecting, and each read: a stream silent
+    that long fails); ``deadline`` (seconds, None for none) the whole run. ``limits``
+    bounds what the response can make us hold; past the event limit the response is
+    closed. ``on_event`` sees each canonical event as it arrives. ``client`` may be an
+    ``httpx.AsyncClient`` of your own (it is not closed). TLS certificates are verified
+    (httpx's default); nothing is sent but the run input, ``Accept`` and ``headers``, and
+    no header value is logged or put in an error message.
     """
     try:
         import httpx
     except ImportError as exc:  # pragma: no cover - exercised without the extra
         raise ImportError("run_endpoint needs httpx: pip install 'agui-transcripts[http]'") from exc
     run_input = build_run_input(request, transcript=transcript, tools=tools, resume=resume)
-    collector = Collector(run_input=run_input, client_tools=client_tools, strict=strict)
-    reader = EventReader()
+    collector = Collector(
+        run_input=run_input, client_tools=client_tools, strict=strict, limits=limits
+    )
+    reader = EventReader(limits=limits)
     share_reader(collector, reader, strict)
     started = time.monotonic()
 
@@ -102,6 +110,8 @@ async def arun_endpoint(
                 raise EndpointError(f"{url}: HTTP {response.status_code}: {body}")
             async for chunk in response.aiter_bytes():
                 take(reader.feed_bytes(chunk))
+                if reader.stopped:
+                    break  # the event limit: leaving the block closes the response
         take(reader.close())
 
     async def run() -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import sys
 import typing
 from collections.abc import Mapping
 from types import UnionType
@@ -345,11 +346,28 @@ class EventIntake:
     raises :class:`~agui_transcripts.ProtocolError` at the first error-level one.
     """
 
-    __slots__ = ("_minted", "_thinking_message", "_thinking_span", "count", "sink")
+    __slots__ = (
+        "_max_events",
+        "_minted",
+        "_thinking_message",
+        "_thinking_span",
+        "count",
+        "sink",
+        "stopped",
+    )
 
-    def __init__(self, sink: DiagnosticSink | None = None, *, strict: bool = False) -> None:
+    def __init__(
+        self,
+        sink: DiagnosticSink | None = None,
+        *,
+        strict: bool = False,
+        max_events: int | None = None,
+    ) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
         self.count = 0
+        self._max_events = sys.maxsize if max_events is None else max_events
+        #: True once the event limit was reached: nothing more is read.
+        self.stopped = False
         self._minted = 0
         self._thinking_span: str | None = None
         self._thinking_message: str | None = None
@@ -361,6 +379,9 @@ class EventIntake:
         AG-UI 1.0 does not define (info).
         """
         index = self.count
+        if index >= self._max_events:
+            self._stop(index, line)
+            return None
         self.count += 1
         if type(item) is dict:
             event: dict[str, Any] = item
@@ -393,6 +414,9 @@ class EventIntake:
     def decode(self, data: bytes, line: int | None = None) -> Event | None:
         """:meth:`normalize` for the JSON text of one event (the reader's hot path)."""
         index = self.count
+        if index >= self._max_events:
+            self._stop(index, line)
+            return None
         self.count = index + 1
         try:
             value = loads(data)
@@ -413,6 +437,26 @@ class EventIntake:
                 return value
             return self._from_mapping(value, index, line, from_object=False)
         return self._from_json(data, index, line)
+
+    def skip(self, code: str, message: str, *, line: int | None = None) -> None:
+        """Count an item that is not read (too large), reporting why."""
+        index = self.count
+        if index >= self._max_events:
+            self._stop(index, line)
+            return
+        self.count = index + 1
+        self.sink.report(code, message, event_index=index, line=line)
+
+    def _stop(self, index: int, line: int | None) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.sink.report(
+                "event-limit",
+                f"the stream holds more than {self._max_events} events (the event limit): "
+                "reading stopped here; the events before are kept",
+                event_index=index,
+                line=line,
+            )
 
     # -- input forms -------------------------------------------------------------------
 

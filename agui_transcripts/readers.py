@@ -26,6 +26,7 @@ from typing import IO, Any, Literal, Protocol, Union
 from ._codec import JSONDecodeError, loads
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, json_kind
+from .limits import DEFAULT_LIMITS, Limits, bound
 from .sse import LineSplitter, SSEDecoder
 
 __all__ = [
@@ -65,12 +66,16 @@ class EventReader:
 
     __slots__ = (
         "_array",
+        "_array_size",
         "_blank_before",
         "_format",
         "_line",
+        "_max_document",
+        "_max_event",
         "_splitter_or_none",
         "_sse",
         "intake",
+        "limits",
         "sink",
     )
 
@@ -80,15 +85,28 @@ class EventReader:
         format: Format = "auto",
         strict: bool = False,
         sink: DiagnosticSink | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
-        self.intake = EventIntake(self.sink)
+        self.limits = limits if limits is not None else DEFAULT_LIMITS
+        self.intake = EventIntake(self.sink, max_events=self.limits.max_events)
+        self._max_event = bound(self.limits.max_event_bytes)
+        self._max_document = bound(self.limits.max_document_bytes)
         self._format: Format = format
         self._line = 0
         self._blank_before = 0
         self._array: list[bytes] = []
-        self._sse: SSEDecoder | None = SSEDecoder() if format == "sse" else None
+        self._array_size = 0
+        self._sse: SSEDecoder | None = self._new_sse() if format == "sse" else None
         self._splitter_or_none: LineSplitter | None = None
+
+    @property
+    def stopped(self) -> bool:
+        """Whether reading has stopped at the event limit."""
+        return self.intake.stopped
+
+    def _new_sse(self) -> SSEDecoder:
+        return SSEDecoder(self.limits.max_event_bytes)
 
     @property
     def format(self) -> Format:
@@ -113,7 +131,7 @@ class EventReader:
             assert self._sse is not None
             return self._sse_events(self._sse.feed_line(raw))
         if self._format == "json":
-            self._array.append(raw)
+            self._hold_document(raw)
             return []
         return self._detect(raw)
 
@@ -124,20 +142,23 @@ class EventReader:
         tight loop for JSONL once the format is known: the path a recorded log takes.
         """
         lines = iter(lines)
+        intake = self.intake
         for raw in lines:
             if self._format == "jsonl":
                 yield from self._jsonl(raw)
                 break
             yield from self.feed_line(raw)
+            if intake.stopped:
+                return
         else:
             return
-        intake = self.intake
         decode = intake.decode
         line = self._line
+        max_event = self._max_event
         try:
             for raw in lines:
                 line += 1
-                if b"\r" in raw or raw.isspace():
+                if b"\r" in raw or raw.isspace() or len(raw) > max_event:
                     self._line = line - 1
                     yield from self._jsonl(raw)
                     line = self._line
@@ -146,6 +167,8 @@ class EventReader:
                 event = decode(raw, line)
                 if event is not None:
                     yield index, event
+                elif intake.stopped:
+                    return
         finally:
             self._line = line
 
@@ -166,6 +189,8 @@ class EventReader:
                 event = normalize(item)
                 if event is not None:
                     yield index, event
+            if intake.stopped:
+                return
 
     def feed_bytes(self, chunk: bytes) -> list[Indexed]:
         """Feed a chunk of raw bytes (lines may span chunks)."""
@@ -198,7 +223,7 @@ class EventReader:
     def _splitter(self) -> LineSplitter:
         splitter = self._splitter_or_none
         if splitter is None:
-            splitter = self._splitter_or_none = LineSplitter()
+            splitter = self._splitter_or_none = LineSplitter(self.limits.max_event_bytes)
         return splitter
 
     def _detect(self, raw: bytes) -> list[Indexed]:
@@ -214,19 +239,43 @@ class EventReader:
             # a "stream" or "events" array, as test fixtures do): read whole.
             self._format = "json"
             self._line += self._blank_before
-            self._array.append(raw)
+            self._hold_document(raw)
             return []
         if head.startswith(_SSE_FIELDS) and not head.startswith(b"{"):
             self._format = "sse"
-            self._sse = SSEDecoder()
+            self._sse = self._new_sse()
             for _ in range(self._blank_before):
                 self._sse.feed_line(b"")
             return self._sse_events(self._sse.feed_line(raw))
         self._format = "jsonl"
         return self._jsonl(raw)
 
+    def _hold_document(self, raw: bytes) -> None:
+        """Keep a line of a log read whole, within the document limit."""
+        if self._array_size > self._max_document:
+            return  # already reported; the document is not read
+        self._array_size += len(raw)
+        if self._array_size > self._max_document:
+            self._array = []
+            self.sink.report(
+                "document-too-large",
+                f"the JSON document passes {self._max_document} bytes (the document limit); "
+                "it is not read. Write large logs as JSONL or SSE, which stream.",
+                event_index=self.intake.count,
+                line=self._line + 1,
+            )
+            return
+        self._array.append(raw)
+
     def _jsonl(self, raw: bytes) -> list[Indexed]:
         self._line += 1
+        if len(raw) > self._max_event:
+            self.intake.skip(
+                "event-too-large",
+                f"line {self._line} passes {self._max_event} bytes (the event size limit); skipped",
+                line=self._line,
+            )
+            return []
         if not raw or raw.isspace():
             return []
         if b"\r" in raw.rstrip(b"\r\n"):
@@ -242,6 +291,14 @@ class EventReader:
         events: list[Indexed] = []
         intake = self.intake
         for sse in found:
+            if sse.oversized:
+                intake.skip(
+                    "event-too-large",
+                    f"the SSE event at line {sse.line} passes {self._max_event} bytes (the "
+                    "event size limit); skipped",
+                    line=sse.line,
+                )
+                continue
             if not sse.data or sse.data.isspace():
                 continue
             if sse.invalid_utf8:
@@ -255,6 +312,8 @@ class EventReader:
         return events
 
     def _json_array(self) -> list[Indexed]:
+        if not self._array:
+            return []
         document = b"\n".join(self._array)
         self._array = []
         start_line = self._line + 1
@@ -297,6 +356,34 @@ class EventReader:
 
 # -- front ends --------------------------------------------------------------------------
 
+_SKIP_SIZE = 1 << 20
+
+
+def _bounded_lines(log: IO[Any], limit: int | None) -> Iterator[Any]:
+    """The lines of a binary file, none held longer than ``limit + 1`` bytes (bytes).
+
+    A longer line comes out cut to ``limit + 1`` bytes, so the reader reports it as too
+    large, and the rest of it is read past without being held.
+    """
+    if limit is None:
+        yield from log
+        return
+    readline = log.readline
+    while True:
+        line = readline(limit + 1)
+        if not line:
+            return
+        if isinstance(line, str):  # a text file after all: its lines as they come
+            yield line
+            yield from log
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:
+                rest = readline(_SKIP_SIZE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+        yield line
+
 
 def _looks_like_content(text: str) -> bool:
     if "\n" in text or "\r" in text:
@@ -311,9 +398,16 @@ class EventStream:
     Iterate it once. Reading a path again needs a new :func:`read_events` call.
     """
 
-    def __init__(self, source: Source, *, format: Format = "auto", strict: bool = False) -> None:
+    def __init__(
+        self,
+        source: Source,
+        *,
+        format: Format = "auto",
+        strict: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
         self._source = source
-        self.reader = EventReader(format=format, strict=strict)
+        self.reader = EventReader(format=format, strict=strict, limits=limits)
         self._iterator: Iterator[Indexed] | None = None
 
     @property
@@ -351,20 +445,29 @@ class EventStream:
         reader = self.reader
         if isinstance(source, str) and not _looks_like_content(source):
             source = Path(source)
+        limit = reader.limits.max_event_bytes
         if isinstance(source, os.PathLike):
             with open(source, "rb") as log:
-                yield from reader.feed_lines(log)
+                yield from reader.feed_lines(_bounded_lines(log, limit))
         elif isinstance(source, (bytes, bytearray, memoryview)):
-            yield from reader.feed_lines(io.BytesIO(bytes(source)))
+            yield from reader.feed_lines(_bounded_lines(io.BytesIO(bytes(source)), limit))
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)
+                if reader.stopped:
+                    return
         elif hasattr(source, "read"):
-            for line in source:  # binary or text lines: both are accepted
+            is_text = isinstance(source, io.TextIOBase) or not hasattr(source, "readline")
+            lines = source if is_text else _bounded_lines(source, limit)
+            for line in lines:  # binary or text lines: both are accepted
                 yield from reader.feed_line(line)
+                if reader.stopped:
+                    return
         elif hasattr(source, "iter_bytes"):
             for chunk in source.iter_bytes():
                 yield from reader.feed_bytes(chunk)
+                if reader.stopped:
+                    return
         elif isinstance(source, Iterable):
             yield from reader.feed_items(source)
         else:
@@ -375,24 +478,34 @@ class EventStream:
         yield from reader.close()
 
 
-def read_events(source: Source, *, format: Format = "auto", strict: bool = False) -> EventStream:
+def read_events(
+    source: Source, *, format: Format = "auto", strict: bool = False, limits: Limits | None = None
+) -> EventStream:
     """Read canonical AG-UI events from a log or stream.
 
     ``source`` is a path (``str`` or :class:`os.PathLike`), an open file (binary or
     text), ``bytes``, the text of a log (a ``str`` holding a line end, or starting with
     ``{``, ``[``, ``data:`` or ``:``), an HTTP response with ``iter_bytes()``, or an
     iterable whose items are ``bytes`` chunks, ``str`` lines, or event objects.
-    ``format`` is detected unless given. Returns a lazy :class:`EventStream`.
+    ``format`` is detected unless given; ``limits`` bounds what is held (default
+    :data:`~agui_transcripts.DEFAULT_LIMITS`). Returns a lazy :class:`EventStream`.
     """
-    return EventStream(source, format=format, strict=strict)
+    return EventStream(source, format=format, strict=strict, limits=limits)
 
 
 class AsyncEventStream:
     """The async counterpart of :class:`EventStream`."""
 
-    def __init__(self, source: Any, *, format: Format = "auto", strict: bool = False) -> None:
+    def __init__(
+        self,
+        source: Any,
+        *,
+        format: Format = "auto",
+        strict: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
         self._source = source
-        self.reader = EventReader(format=format, strict=strict)
+        self.reader = EventReader(format=format, strict=strict, limits=limits)
         self._iterator: AsyncIterator[Indexed] | None = None
 
     @property
@@ -426,6 +539,8 @@ class AsyncEventStream:
                 f"not a {type(source).__name__}; use read_events() for sync sources"
             )
         async for item in source:
+            if reader.stopped:
+                break
             if isinstance(item, (bytes, bytearray, memoryview)):
                 events = reader.feed_bytes(bytes(item))
             elif isinstance(item, str):
@@ -438,11 +553,13 @@ class AsyncEventStream:
             yield pair
 
 
-def aread_events(source: Any, *, format: Format = "auto", strict: bool = False) -> AsyncEventStream:
+def aread_events(
+    source: Any, *, format: Format = "auto", strict: bool = False, limits: Limits | None = None
+) -> AsyncEventStream:
     """Read canonical events from an async source, as they arrive.
 
     ``source`` is an async iterable of ``bytes`` chunks (``response.aiter_bytes()``),
     of ``str`` lines (``response.aiter_lines()``), or of event objects; or an HTTP
     response with ``aiter_bytes()``.
     """
-    return AsyncEventStream(source, format=format, strict=strict)
+    return AsyncEventStream(source, format=format, strict=strict, limits=limits)

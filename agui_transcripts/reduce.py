@@ -22,6 +22,7 @@ the whole list, rebuilds it.
 
 from __future__ import annotations
 
+import sys
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -132,9 +133,15 @@ class Reducer:
         *,
         run_inputs: list[dict[str, Any]] | None = None,
         client_tools: frozenset[str] | None = None,
+        max_text_chars: int | None = None,
     ) -> None:
         self.sink = sink
         self.client_tools = client_tools
+        # Characters taken from deltas per message or call (the text limit); the keys
+        # that reached it, reported once each.
+        self._max_text = sys.maxsize if max_text_chars is None else max_text_chars
+        self._text_sizes: dict[tuple[str, str], int] = {}
+        self._text_full: set[tuple[str, str]] = set()
         self._run_inputs = run_inputs or []
         self._head = _Node(None)
         self._by_id: dict[str, _Node] = {}
@@ -261,7 +268,8 @@ class Reducer:
             if node is None or type(node.message) is not AssistantMessage:
                 return False
             self._index = -1 if index is None else index
-            node.message.append(delta, seq=self._index, epoch=self._epoch)
+            if self._admit("message", item_id, delta):
+                node.message.append(delta, seq=self._index, epoch=self._epoch)
         else:
             owner = self._call_owner.get(item_id)
             if owner is None or item_id in self._replays:
@@ -270,9 +278,27 @@ class Reducer:
             if call is None:
                 return False
             self._index = -1 if index is None else index
-            call.append_arguments(delta)
+            if self._admit("call", item_id, delta):
+                call.append_arguments(delta)
         run.last_event_index = index
         return True
+
+    def _admit(self, noun: str, item_id: str, delta: str) -> bool:
+        """Whether a delta fits the text limit of its message or call (else reported)."""
+        key = (noun, item_id)
+        size = self._text_sizes.get(key, 0) + len(delta)
+        if size <= self._max_text:
+            self._text_sizes[key] = size
+            return True
+        if key not in self._text_full:
+            self._text_full.add(key)
+            self._report(
+                "text-limit",
+                f"{noun} {item_id!r} would pass {self._max_text} characters (the text limit): "
+                "this delta and every later one for it are dropped; the text before is kept",
+                **({"message_id": item_id} if noun == "message" else {"tool_call_id": item_id}),
+            )
+        return False
 
     def close(self) -> None:
         """End of input: a run still going is truncated; unmatched results are reported."""
@@ -592,6 +618,10 @@ class Reducer:
                 message_id=message_id,
             )
         message = node.message
+        if not isinstance(message, ActivityMessage) and not self._admit(
+            "message", message_id, delta
+        ):
+            return
         if isinstance(message, AssistantMessage):
             message.append(delta, seq=self._index, epoch=self._epoch)
         elif isinstance(message, _TextMessage):
@@ -722,6 +752,8 @@ class Reducer:
         record = self.tool_calls.get(call_id)
         if record is not None and record.ended:
             self._replays[call_id] = []
+            self._text_sizes.pop(("replay", call_id), None)
+            self._text_full.discard(("replay", call_id))
 
     def _adopt_orphans(self, call_id: str, owner: _Node) -> None:
         orphans = self._orphans.pop(call_id, None)
@@ -749,7 +781,8 @@ class Reducer:
             return
         replay = self._replays.get(call_id)
         if replay is not None:
-            replay.append(delta)
+            if self._admit("replay", call_id, delta):
+                replay.append(delta)
             return
         owner = self._call_owner.get(call_id)
         call = self._call_in(owner, call_id) if owner is not None else None
@@ -761,7 +794,8 @@ class Reducer:
                 tool_call_id=call_id,
             )
             return
-        call.append_arguments(delta)
+        if self._admit("call", call_id, delta):
+            call.append_arguments(delta)
         call.merge_metadata(event.get("metadata"))
 
     def _tool_end(self, event: Event) -> None:

@@ -16,6 +16,7 @@ lines, or any sync or async HTTP body.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 __all__ = ["LineSplitter", "SSEDecoder", "SSEEvent"]
@@ -27,13 +28,18 @@ class LineSplitter:
     """Bytes chunks in, complete lines out (without their line ends).
 
     Line ends are CRLF, LF or CR, as SSE defines them; a CR at the end of a chunk whose
-    LF arrives in the next chunk still counts once. Memory is bounded by the longest line.
+    LF arrives in the next chunk still counts once. Memory is bounded by ``max_line``: a
+    longer line comes out cut to ``max_line + 1`` bytes (so its reader can tell it was
+    too long) and the rest of it is dropped as it arrives.
     """
 
-    __slots__ = ("_pending", "_skip_lf", "_started")
+    __slots__ = ("_max_line", "_overflow", "_pending", "_pending_size", "_skip_lf", "_started")
 
-    def __init__(self) -> None:
+    def __init__(self, max_line: int | None = None) -> None:
         self._pending: list[bytes] = []
+        self._pending_size = 0
+        self._max_line = sys.maxsize if max_line is None else max_line
+        self._overflow = False  # the pending line is already too long: drop until its end
         self._skip_lf = False
         self._started = False
 
@@ -51,20 +57,37 @@ class LineSplitter:
                 chunk = chunk[1:]
         last = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
         if last < 0:
-            if chunk:
-                self._pending.append(chunk)
+            self._hold(chunk)
             return []
         head = chunk[: last + 1]
         rest = chunk[last + 1 :]
         if self._pending:
-            self._pending.append(head)
-            head = b"".join(self._pending)
+            first_end = min(i for i in (head.find(b"\n"), head.find(b"\r")) if i >= 0)
+            self._hold(head[:first_end])
+            head = b"".join(self._pending) + head[first_end:]
             self._pending = []
+            self._pending_size = 0
+            self._overflow = False
         if rest:
-            self._pending.append(rest)
+            self._hold(rest)
         else:
             self._skip_lf = head.endswith(b"\r")
-        return head.splitlines()
+        lines = head.splitlines()
+        limit = self._max_line
+        if limit != sys.maxsize and any(len(line) > limit for line in lines):
+            lines = [line if len(line) <= limit else line[: limit + 1] for line in lines]
+        return lines
+
+    def _hold(self, part: bytes) -> None:
+        """Keep the start of an unfinished line, up to one byte past the limit."""
+        if self._overflow or not part:
+            return
+        room = self._max_line + 1 - self._pending_size
+        if len(part) >= room:
+            part = part[:room]
+            self._overflow = True
+        self._pending.append(part)
+        self._pending_size += len(part)
 
     def close(self) -> list[bytes]:
         """Return the last line if the input did not end with a line end."""
@@ -72,6 +95,8 @@ class LineSplitter:
             return []
         line = b"".join(self._pending)
         self._pending = []
+        self._pending_size = 0
+        self._overflow = False
         return [line]
 
 
@@ -83,15 +108,31 @@ class SSEEvent:
     line: int
     event: str = ""
     invalid_utf8: bool = False
+    #: The event's data passed the decoder's ``max_data`` and was dropped (``data`` is "").
+    oversized: bool = False
 
 
 class SSEDecoder:
     """Sans-I/O SSE decoder: feed bytes (:meth:`feed`) or lines (:meth:`feed_line`)."""
 
-    __slots__ = ("_data", "_event", "_invalid", "_line", "_splitter", "_start")
+    __slots__ = (
+        "_data",
+        "_data_size",
+        "_event",
+        "_invalid",
+        "_line",
+        "_max_data",
+        "_oversized",
+        "_splitter",
+        "_start",
+    )
 
-    def __init__(self) -> None:
-        self._splitter = LineSplitter()
+    def __init__(self, max_data: int | None = None) -> None:
+        """``max_data`` bounds one event's data (bytes of its ``data:`` lines)."""
+        self._splitter = LineSplitter(max_data)
+        self._max_data = sys.maxsize if max_data is None else max_data
+        self._data_size = 0
+        self._oversized = False
         self._data: list[str] = []
         self._event = ""
         self._invalid = False
@@ -151,21 +192,31 @@ class SSEDecoder:
         if colon and value[:1] == " ":
             value = value[1:]
         if field == "data":
-            if not self._data:
+            if not self._data and not self._oversized:
                 self._start = self._line
-            self._data.append(value)
+            self._data_size += len(line) + 1
+            if self._data_size > self._max_data:
+                self._oversized = True
+                self._data = []
+            if not self._oversized:
+                self._data.append(value)
         elif field == "event":
             self._event = value
         # "id" and "retry" only matter for reconnection, which AG-UI does not use.
         return None
 
     def _dispatch(self) -> SSEEvent | None:
-        if not self._data:
+        if self._oversized:
+            event = SSEEvent("", self._start, self._event, self._invalid, oversized=True)
+            self._oversized = False
+        elif not self._data:
             self._event = ""
             self._invalid = False
             return None
-        event = SSEEvent("\n".join(self._data), self._start, self._event, self._invalid)
+        else:
+            event = SSEEvent("\n".join(self._data), self._start, self._event, self._invalid)
         self._data = []
+        self._data_size = 0
         self._event = ""
         self._invalid = False
         return event

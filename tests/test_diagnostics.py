@@ -22,7 +22,7 @@ def test_every_reported_code_is_in_the_rule_table() -> None:
 
 
 def test_rules_are_well_formed() -> None:
-    spec_rule = re.compile(r"^(W|P|C|V|A|T|I)\d+$")
+    spec_rule = re.compile(r"^(W|P|C|V|A|T|I|L)\d+$")  # L: this library's resource limits
     for code, rule in RULES.items():
         assert rule.code == code
         assert rule.severity in ("error", "warning", "info")

@@ -31,6 +31,7 @@ class Server:
         self.routes: dict[str, tuple[int, bytes, int, float]] = {}
         self.posted: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.disconnected = threading.Event()  # a client left while we were writing
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,10 +43,13 @@ class Server:
                 self.send_response(status)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for start in range(0, len(body), size):
-                    self.wfile.write(body[start : start + size])
-                    self.wfile.flush()
-                    time.sleep(pause)
+                try:
+                    for start in range(0, len(body), size):
+                        self.wfile.write(body[start : start + size])
+                        self.wfile.flush()
+                        time.sleep(pause)
+                except (BrokenPipeError, ConnectionResetError):
+                    server.disconnected.set()
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
@@ -168,3 +172,91 @@ def test_a_jsonl_body_is_read_as_well(server: Server) -> None:
     assert transcript.to_dicts() == fold(first_run, run_input=inputs[0]).to_dicts()
     assert transcript.continuation().client_calls == ["call_confirm_1"]
     assert transcript.diagnostics == []
+
+
+# -- bounds and hygiene -------------------------------------------------------------------
+
+
+def test_a_silent_stream_fails_at_the_read_timeout(server: Server) -> None:
+    url = server.route("/silent", FIRST_RUN[:200] + b" " * 10, size=200, pause=3.0)
+    started = time.monotonic()
+    with pytest.raises(EndpointError, match="ReadTimeout"):
+        run_endpoint(url, "hi", timeout=0.3, deadline=None)
+    assert time.monotonic() - started < 2.5
+
+
+def test_the_runner_has_a_deadline_by_default() -> None:
+    import inspect
+
+    from agui_transcripts.endpoint import arun_endpoint
+
+    assert inspect.signature(arun_endpoint).parameters["deadline"].default == 900.0
+
+
+def test_a_cancelled_run_closes_its_connection(server: Server) -> None:
+    import asyncio
+
+    from agui_transcripts.endpoint import arun_endpoint
+
+    body = FIRST_RUN * 200  # long enough to still be streaming when cancelled
+    url = server.route("/long", body, size=256, pause=0.002)
+    seen: list[str] = []
+
+    async def run_and_cancel() -> None:
+        task = asyncio.create_task(arun_endpoint(url, "hi", on_event=lambda e: seen.append("")))
+        while len(seen) < 5:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(run_and_cancel())
+    assert server.disconnected.wait(5.0), "the server kept writing to an open connection"
+
+
+def test_the_event_limit_closes_the_response(server: Server) -> None:
+    from agui_transcripts import Limits
+
+    url = server.route("/long", FIRST_RUN * 200, size=256, pause=0.001)
+    transcript = run_endpoint(url, "hi", limits=Limits(max_events=20))
+    assert [d.code for d in transcript.errors].count("event-limit") == 1
+    assert server.disconnected.wait(5.0)
+
+
+def test_tls_is_verified_and_nothing_but_the_request_is_sent(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import httpx
+
+    made: list[dict[str, Any]] = []
+    real = httpx.AsyncClient
+
+    def recording(**options: Any) -> httpx.AsyncClient:
+        made.append(options)
+        return real(**options)
+
+    monkeypatch.setattr(httpx, "AsyncClient", recording)
+    url = server.route("/agent", FIRST_RUN)
+    run_endpoint(url, INPUTS[0], headers={"Authorization": "Bearer s3cret"})
+    assert made
+    assert all(options.get("verify", True) is True for options in made)
+    assert server.posted == [INPUTS[0]]
+    sent = {name.lower() for name in server.headers[0]}
+    expected = {"host", "accept", "accept-encoding", "connection", "user-agent"}
+    assert sent == expected | {"content-length", "content-type", "authorization"}
+
+
+def test_header_values_never_reach_errors_or_logs(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    secret = {"Authorization": "Bearer s3cret-token"}
+    failing = server.route("/agent", b"denied", status=401)
+    for url in (failing, "http://127.0.0.1:9/agent"):
+        with pytest.raises(EndpointError) as raised:
+            run_endpoint(url, "hi", headers=secret, timeout=2.0)
+        assert "s3cret" not in str(raised.value)
+        assert "s3cret" not in repr(raised.value.__cause__)
+    assert "s3cret" not in caplog.text

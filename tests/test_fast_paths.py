@@ -180,9 +180,9 @@ class _WatchedLog(io.BytesIO):
         super().__init__(data)
         self.collector_enabled: list[bool] = []
 
-    def __next__(self) -> bytes:
+    def readline(self, size: int | None = -1, /) -> bytes:
         self.collector_enabled.append(gc.isenabled())
-        return super().__next__()
+        return super().readline(size)
 
 
 def test_fold_holds_the_collector_for_local_sources_and_restores_it() -> None:
