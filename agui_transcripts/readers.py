@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol, Union
 
@@ -356,33 +357,52 @@ class EventReader:
 
 # -- front ends --------------------------------------------------------------------------
 
-_SKIP_SIZE = 1 << 20
+_BLOCK_SIZE = 1 << 20
 
 
 def _bounded_lines(log: IO[Any], limit: int | None) -> Iterator[Any]:
-    """The lines of a binary file, none held longer than ``limit + 1`` bytes (bytes).
+    """The lines of a binary file (line ends dropped), none held longer than ``limit + 1``.
 
-    A longer line comes out cut to ``limit + 1`` bytes, so the reader reports it as too
-    large, and the rest of it is read past without being held.
+    Read in blocks and split at LF: a longer line comes out cut to ``limit + 1`` bytes, so
+    the reader reports it as too large, and the rest of it is read past without being
+    held. A file that turns out to be text is read line by line as it is.
     """
     if limit is None:
-        yield from log
-        return
-    readline = log.readline
+        return iter(log)
+    return chain.from_iterable(_bounded_blocks(log, limit))
+
+
+def _bounded_blocks(log: IO[Any], limit: int) -> Iterator[list[Any]]:
+    # Lists of lines, one per block read: iterating them costs no generator step per line.
+    read = log.read
+    carry = b""
+    skipping = False  # inside a line already cut
     while True:
-        line = readline(limit + 1)
-        if not line:
+        block = read(_BLOCK_SIZE)
+        if not block:
+            break
+        if isinstance(block, str):  # a text file after all
+            yield [block + log.readline()]
+            yield list(log)
             return
-        if isinstance(line, str):  # a text file after all: its lines as they come
-            yield line
-            yield from log
-            return
-        if len(line) > limit and not line.endswith(b"\n"):
-            while True:
-                rest = readline(_SKIP_SIZE)
-                if not rest or rest.endswith(b"\n"):
-                    break
-        yield line
+        lines = block.split(b"\n")
+        if skipping:
+            if len(lines) == 1:
+                continue
+            del lines[0]  # the end of the cut line: dropped
+            skipping = False
+        elif carry:
+            lines[0] = carry + lines[0]
+        carry = lines.pop()
+        if any(len(line) > limit for line in lines):
+            lines = [line if len(line) <= limit else line[: limit + 1] for line in lines]
+        yield lines
+        if len(carry) > limit:
+            yield [carry[: limit + 1]]
+            carry = b""
+            skipping = True
+    if carry and not skipping:
+        yield [carry]
 
 
 def _looks_like_content(text: str) -> bool:

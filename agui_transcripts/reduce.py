@@ -140,8 +140,10 @@ class Reducer:
         # Characters taken from deltas per message or call (the text limit); the keys
         # that reached it, reported once each.
         self._max_text = sys.maxsize if max_text_chars is None else max_text_chars
-        self._text_sizes: dict[tuple[str, str], int] = {}
+        self._text_sizes: dict[str, dict[str, int]] = {"message": {}, "call": {}, "replay": {}}
         self._text_full: set[tuple[str, str]] = set()
+        self._message_sizes = self._text_sizes["message"]
+        self._call_sizes = self._text_sizes["call"]
         self._run_inputs = run_inputs or []
         self._head = _Node(None)
         self._by_id: dict[str, _Node] = {}
@@ -268,8 +270,13 @@ class Reducer:
             if node is None or type(node.message) is not AssistantMessage:
                 return False
             self._index = -1 if index is None else index
-            if self._admit("message", item_id, delta):
+            sizes = self._message_sizes
+            size = sizes.get(item_id, 0) + len(delta)
+            if size <= self._max_text:
+                sizes[item_id] = size
                 node.message.append(delta, seq=self._index, epoch=self._epoch)
+            else:
+                self._admit("message", item_id, delta)  # reports it
         else:
             owner = self._call_owner.get(item_id)
             if owner is None or item_id in self._replays:
@@ -278,18 +285,24 @@ class Reducer:
             if call is None:
                 return False
             self._index = -1 if index is None else index
-            if self._admit("call", item_id, delta):
+            sizes = self._call_sizes
+            size = sizes.get(item_id, 0) + len(delta)
+            if size <= self._max_text:
+                sizes[item_id] = size
                 call.append_arguments(delta)
+            else:
+                self._admit("call", item_id, delta)  # reports it
         run.last_event_index = index
         return True
 
     def _admit(self, noun: str, item_id: str, delta: str) -> bool:
         """Whether a delta fits the text limit of its message or call (else reported)."""
-        key = (noun, item_id)
-        size = self._text_sizes.get(key, 0) + len(delta)
+        sizes = self._text_sizes[noun]
+        size = sizes.get(item_id, 0) + len(delta)
         if size <= self._max_text:
-            self._text_sizes[key] = size
+            sizes[item_id] = size
             return True
+        key = (noun, item_id)
         if key not in self._text_full:
             self._text_full.add(key)
             self._report(
@@ -752,7 +765,7 @@ class Reducer:
         record = self.tool_calls.get(call_id)
         if record is not None and record.ended:
             self._replays[call_id] = []
-            self._text_sizes.pop(("replay", call_id), None)
+            self._text_sizes["replay"].pop(call_id, None)
             self._text_full.discard(("replay", call_id))
 
     def _adopt_orphans(self, call_id: str, owner: _Node) -> None:

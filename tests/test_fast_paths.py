@@ -180,9 +180,9 @@ class _WatchedLog(io.BytesIO):
         super().__init__(data)
         self.collector_enabled: list[bool] = []
 
-    def readline(self, size: int | None = -1, /) -> bytes:
+    def read(self, size: int | None = -1, /) -> bytes:
         self.collector_enabled.append(gc.isenabled())
-        return super().readline(size)
+        return super().read(size)
 
 
 def test_fold_holds_the_collector_for_local_sources_and_restores_it() -> None:
