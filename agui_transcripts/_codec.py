@@ -25,7 +25,11 @@ def _stdlib_loads(data: str | bytes) -> Any:
 
 
 def _stdlib_dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (RecursionError, ValueError):
+        # Nested deeper than JSON encoders go, or circular: no JSON text exists for it.
+        return json.dumps(f"<unserialisable {type(value).__name__}>")
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -35,7 +39,8 @@ def _reject_constant(name: str) -> NoReturn:
 loads: Callable[[str | bytes], Any]
 """Parse one JSON document."""
 dumps: Callable[[Any], str]
-"""Serialise compactly, keeping non-ASCII text as is."""
+"""Serialise compactly, keeping non-ASCII text as is; never raises (a value that has no
+JSON text, too deep or not data, becomes a placeholder string or its ``str``)."""
 
 try:
     import orjson
@@ -48,4 +53,7 @@ else:
     loads = orjson.loads
 
     def dumps(value: Any) -> str:
-        return orjson.dumps(value).decode("utf-8")
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except TypeError:  # not JSON data, or nested past orjson's limit
+            return _stdlib_dumps(value)

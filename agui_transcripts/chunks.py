@@ -90,6 +90,10 @@ _PASSED_ON = ("timestamp", "rawEvent", "metadata")
 _Key = tuple[str, str]  # (kind, id)
 _MISSING = object()
 
+#: Marks a START this layer emits to reopen an item that a soft boundary closed (a key
+#: no producer sends): the item goes on where it stopped, it is not streamed again.
+CONTINUES: Final = "\x00continues"
+
 
 class _Stream:
     """One open chunk stream: an item being assembled from chunks."""
@@ -404,7 +408,10 @@ class ChunkNormalizer:
             **_ids(kind, item_id, lane),
         )
         stream = self._open_stream(kind, item_id, event, tag, lane, index, out)
-        out.extend(self._emit_opening(stream, event, [], content=False))
+        opening = self._emit_opening(stream, event, [], content=False)
+        if last is not None and item_id == last[0].id:
+            opening[-1][CONTINUES] = True  # the reducer extends the item, not a replay
+        out.extend(opening)
         return stream
 
     def _open_stream(

@@ -129,7 +129,10 @@ RULES: dict[str, Rule] = _table(
     Rule("protocol-version", "warning", "a protocolVersion newer or not understood", "W5"),
     # Application (layer 4).
     Rule(
-        "activity-id-collision", "warning", "a text or reasoning event aimed at an activity", "A1"
+        "activity-id-collision",
+        "warning",
+        "a message id shared by an activity and another message",
+        "A1",
     ),
     Rule("message-opened-for-content", "warning", "content for a message never started", "A2"),
     Rule("content-parts-replaced", "warning", "streamed text replaced a message's parts", "A2"),

@@ -217,11 +217,20 @@ def _minted_id(counter: int) -> str:
     return f"00000000-0000-4000-8000-{counter:012x}"
 
 
-def _normalize_structure(value: Any, keep_null: frozenset[str] = frozenset()) -> Any:
+# Protocol structures nest a few levels (input > messages > toolCalls > function); what
+# lies deeper is open data, left as it is (and never recursed into without bound).
+_STRUCTURE_DEPTH = 16
+
+
+def _normalize_structure(
+    value: Any, keep_null: frozenset[str] = frozenset(), depth: int = 0
+) -> Any:
     """Rename snake_case and alias keys and drop nulls, inside protocol structures only.
 
     Nulls named in ``keep_null`` stay, for the verifier to judge.
     """
+    if depth > _STRUCTURE_DEPTH:
+        return value
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         activity = value.get("role") == "activity"
@@ -233,10 +242,10 @@ def _normalize_structure(value: Any, keep_null: frozenset[str] = frozenset()) ->
             if key in _OPEN_KEYS or (activity and key == "content"):
                 out[key] = item
             else:
-                out[key] = _normalize_structure(item, keep_null)
+                out[key] = _normalize_structure(item, keep_null, depth + 1)
         return out
     if isinstance(value, list):
-        return [_normalize_structure(item, keep_null) for item in value]
+        return [_normalize_structure(item, keep_null, depth + 1) for item in value]
     return value
 
 
@@ -615,7 +624,7 @@ class EventIntake:
                 line=line,
                 message_id=_str_or_none(event.get("messageId")),
             )
-        elif role in _LEGACY_REASONING_ROLES:
+        elif isinstance(role, str) and role in _LEGACY_REASONING_ROLES:
             self.sink.report(
                 "reasoning-role-invalid",
                 f'REASONING_MESSAGE_START role: expected "reasoning", received {role!r} '

@@ -30,6 +30,7 @@ from typing import Any
 import jsonpatch
 
 from ._codec import dumps
+from .chunks import CONTINUES
 from .diagnostics import DiagnosticSink
 from .events import Event
 from .model import (
@@ -592,7 +593,7 @@ class Reducer:
                 message: Message = ReasoningMessage(message_id, "")
             else:
                 role = event.get("role")
-                cls = _TEXT_CLASSES.get(role)
+                cls = _TEXT_CLASSES.get(role) if isinstance(role, str) else None
                 message = (
                     cls(message_id, "") if cls is not None else AssistantMessage(message_id, "")
                 )
@@ -763,7 +764,9 @@ class Reducer:
             call.name = name
         call.merge_metadata(event.get("metadata"))
         record = self.tool_calls.get(call_id)
-        if record is not None and record.ended:
+        if record is not None and record.ended and event.get(CONTINUES):
+            record.ended = False  # a chunk stream cut by a soft boundary goes on
+        elif record is not None and record.ended:
             self._replays[call_id] = []
             self._text_sizes["replay"].pop(call_id, None)
             self._text_full.discard(("replay", call_id))
@@ -1099,6 +1102,7 @@ class Reducer:
             jsonpatch.JsonPointerException,
             TypeError,
             ValueError,
+            RecursionError,  # a document nested deeper than Python can copy
         ) as exc:
             self._report(
                 "patch-failed",
@@ -1133,6 +1137,20 @@ class Reducer:
                 target.content = content
                 target.subagent_run_id = tag if isinstance(tag, str) else None
         elif replace:
+            replaced = node.message
+            calls = replaced.tool_calls if isinstance(replaced, AssistantMessage) else None
+            lost = (
+                f"its content and its tool calls {', '.join(repr(c.id) for c in calls)} are lost"
+                if calls
+                else "its content is lost"
+            )
+            self._report(
+                "activity-id-collision",
+                f"ACTIVITY_SNAPSHOT {message_id!r} replaces the {replaced.role} message with that "
+                f"id, as in the reference client: {lost} (message ids must be unique across "
+                "activity and other messages)",
+                message_id=message_id,
+            )
             target = ActivityMessage(message_id, activity_type, content)
             target.seq = node.message.seq
             target.subagent_run_id = tag if isinstance(tag, str) else None

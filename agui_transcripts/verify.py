@@ -304,7 +304,7 @@ class Verifier:
         if role is not None and isinstance(role, str):
             self._check_role(kind, role)
         outcome = event.get("outcome")
-        if isinstance(outcome, dict):
+        if isinstance(outcome, dict) and kind in ("RUN_FINISHED", "SUBAGENT_FINISHED"):
             self._check_outcome(kind, outcome)
 
     def _check_role(self, kind: str, role: str) -> None:
@@ -335,7 +335,7 @@ class Verifier:
     def _check_outcome(self, kind: str, outcome: dict[str, Any]) -> None:
         allowed = _RUN_OUTCOMES if kind == "RUN_FINISHED" else _SUBAGENT_OUTCOMES
         outcome_type = outcome.get("type")
-        if outcome_type not in allowed:
+        if not isinstance(outcome_type, str) or outcome_type not in allowed:
             if kind == "SUBAGENT_FINISHED":
                 self._report(
                     "malformed-event",
