@@ -33,13 +33,13 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from ._codec import loads
 from .adapters.ragas import ai_message, import_ragas_messages
 from .collector import Collector
-from .events import Event, EventIntake
+from .events import Event
+from .limits import DEFAULT_LIMITS
 from .model import AssistantMessage, ToolMessage, Transcript, UserMessage
 from .projection import is_synthetic
-from .sse import SSEDecoder
+from .readers import EventReader
 
 __all__ = [
     "AGUIEventCollector",
@@ -319,28 +319,37 @@ async def call_ag_ui_endpoint(
         "forwardedProps": config,
     }
     headers = {"Accept": "text/event-stream", **(extra_headers or {})}
-    decoder = SSEDecoder()
-    intake = EventIntake()
+    # The library's reader, with its default limits: a hostile endpoint cannot make the
+    # drop-in hold more than one bounded event at a time, nor read forever.
+    reader = EventReader(limits=DEFAULT_LIMITS)
     events: list[Any] = []
 
-    def take(data: str) -> None:
-        try:
-            event = intake.normalize(loads(data))
-            if event is not None:
+    def take(found: list[tuple[int, Any]]) -> None:
+        for _, event in found:
+            try:
                 events.append(_sdk_event(event))
-        except Exception as exc:  # a bad event must not lose the rest of the stream
-            logger.warning("skipping an AG-UI event that does not validate: %s", exc)
+            except Exception as exc:  # a bad event must not lose the rest of the stream
+                logger.warning("skipping an AG-UI event that does not validate: %s", exc)
 
     async with (
         httpx.AsyncClient(timeout=timeout) as client,
         client.stream("POST", endpoint_url, json=payload, headers=headers) as response,
     ):
         response.raise_for_status()
-        async for line in response.aiter_lines():
-            for sse in decoder.feed_line(line):
-                take(sse.data)
-    for sse in decoder.close():
-        take(sse.data)
+        if hasattr(response, "aiter_bytes"):  # httpx: bytes, so no line is held unbounded
+            async for chunk in response.aiter_bytes():
+                take(reader.feed_bytes(chunk))
+                if reader.stopped:
+                    break
+        else:  # a stand-in response that only yields lines, as ragas's own tests use
+            async for line in response.aiter_lines():
+                take(reader.feed_line(line))
+                if reader.stopped:
+                    break
+    take(reader.close())
+    for diagnostic in reader.diagnostics:
+        if diagnostic.severity == "error":
+            logger.warning("AG-UI stream: %s", diagnostic)
     return events
 
 

@@ -217,3 +217,54 @@ def test_unlimited_lifts_every_bound() -> None:
 def test_a_text_file_object_is_read_as_text() -> None:
     text = io.StringIO(jsonl([RS(), TMS("m1"), TMC("m1", "hi"), TME("m1"), RF()]).decode())
     assert fold(text).to_dicts()[0]["content"] == "hi"
+
+
+def test_the_ragas_drop_in_endpoint_reads_under_the_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The drop-in's call_ag_ui_endpoint keeps ragas's signature and gets our bounds."""
+    import asyncio
+
+    pytest.importorskip("httpx")
+    import httpx
+
+    from agui_transcripts import ragas as drop_in
+
+    class Endless:
+        status_code = 200
+
+        def raise_for_status(self) -> None:
+            return None
+
+        async def aiter_bytes(self) -> Any:
+            yield b'data: {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}\n\n'
+            yield b'data: {"type": "TEXT_MESSAGE_START", "messageId": "m"}\n\n'
+            huge = b'data: {"type": "CUSTOM", "name": "x", "value": "' + b"v" * 5000 + b'"}\n\n'
+            yield huge
+            while True:
+                yield b'data: {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a"}\n\n'
+
+        async def __aenter__(self) -> Endless:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+    class Client:
+        def __init__(self, **options: Any) -> None:
+            pass
+
+        async def __aenter__(self) -> Client:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        def stream(self, *args: Any, **kwargs: Any) -> Endless:
+            return Endless()
+
+    monkeypatch.setattr(httpx, "AsyncClient", Client)
+    monkeypatch.setattr(drop_in, "DEFAULT_LIMITS", Limits(max_event_bytes=1000, max_events=50))
+    events = asyncio.run(drop_in.call_ag_ui_endpoint("http://agent/run", "Hi"))
+    assert len(events) == 49  # the oversized CUSTOM event is skipped, counted, reported
+    assert events[-1].type == "TEXT_MESSAGE_CONTENT"
