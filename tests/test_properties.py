@@ -161,14 +161,20 @@ def test_every_delta_is_kept_or_named(seed: int, actions: Any) -> None:
     reported = {d.event_index for d in transcript.diagnostics}
     named = " ".join(d.message for d in transcript.diagnostics)
     snapshot_at = [i for i, e in enumerate(events) if e.get("type") == "MESSAGES_SNAPSHOT"]
+    last_id: dict[object, object] = {}  # the id an id-less chunk most likely continues
     for index, event in enumerate(events):
+        kind = event.get("type")
+        item = event.get("messageId", event.get("toolCallId"))
+        if isinstance(item, str):
+            last_id[kind] = item
+        elif isinstance(kind, str) and kind.endswith("_CHUNK"):
+            item = last_id.get(kind)
         delta = event.get("delta")
-        if event.get("type") not in DELTA_TYPES or not isinstance(delta, str) or not delta:
+        if kind not in DELTA_TYPES or not isinstance(delta, str) or not delta:
             continue
         if any(at > index for at in snapshot_at):
             continue  # a later snapshot is authoritative: it may replace the message
         in_json = json.dumps(delta, ensure_ascii=False)[1:-1]
-        item = event.get("messageId", event.get("toolCallId"))
         assert (
             delta in texts
             or in_json in texts
