@@ -19,13 +19,14 @@ import traceback
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
 from ._codec import dumps
 from .collector import fold
 from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
+from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
 from .readers import read_events
 
@@ -85,11 +86,11 @@ def _run_input(source: str) -> Any:
     return None
 
 
-def _fold(source: str, *, strict: bool) -> tuple[Transcript, int]:
+def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[Transcript, int]:
     data: Any = sys.stdin.buffer.read() if source == "-" else Path(source)
     if not isinstance(data, bytes) and not data.exists():
         raise CLIError(f"{source}: no such file")
-    stream = read_events(data, strict=strict)
+    stream = read_events(data, strict=strict, limits=limits)
     try:
         transcript = fold(stream, run_input=_run_input(source), strict=strict)
     except ProtocolError as error:
@@ -129,10 +130,12 @@ def render(transcript: Transcript, target: str, *, ordered: bool) -> list[Any]:
     return [m.model_dump(mode="json") for m in to_ragas(transcript, metadata=True)]
 
 
-def convert_one(source: str, target: str, ordered: bool, strict: bool) -> Outcome:
+def convert_one(
+    source: str, target: str, ordered: bool, strict: bool, limits: Limits | None = None
+) -> Outcome:
     """Convert one source (also the unit of work of the parallel mode)."""
     try:
-        transcript, events = _fold(source, strict=strict)
+        transcript, events = _fold(source, strict=strict, limits=limits)
         output = {
             "source": source,
             "target": target,
@@ -197,7 +200,7 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
     )
     if jobs == 1:
         for source in sources:
-            yield convert_one(source, args.to, args.ordered, args.strict)
+            yield convert_one(source, args.to, args.ordered, args.strict, args.limits)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(
@@ -206,6 +209,7 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
             [args.to] * len(sources),
             [args.ordered] * len(sources),
             [args.strict] * len(sources),
+            [args.limits] * len(sources),
             chunksize=max(1, len(sources) // (jobs * 4)),
         )
 
@@ -257,7 +261,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     for source in sources:
         try:
-            transcript, _ = _fold(source, strict=args.strict)
+            transcript, _ = _fold(source, strict=args.strict, limits=args.limits)
         except CLIError as error:
             strict_failure = "no AG-UI event could be read" not in str(
                 error
@@ -345,7 +349,7 @@ def show_text(transcript: Transcript, style: Style) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    transcript, _ = _fold(args.path, strict=False)
+    transcript, _ = _fold(args.path, strict=False, limits=args.limits)
     if args.html:
         from .html import render_html
 
@@ -367,8 +371,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = parser.add_subparsers(dest="command", required=True)
+    bounds = argparse.ArgumentParser(add_help=False)
+    group = bounds.add_argument_group("limits (see agui_transcripts.Limits)")
+    for name, default in (
+        ("max_event_bytes", DEFAULT_LIMITS.max_event_bytes),
+        ("max_document_bytes", DEFAULT_LIMITS.max_document_bytes),
+        ("max_text_chars", DEFAULT_LIMITS.max_text_chars),
+        ("max_events", DEFAULT_LIMITS.max_events),
+    ):
+        group.add_argument(
+            "--" + name.replace("_", "-"), type=_positive, metavar="N", help=f"default {default}"
+        )
+    group.add_argument("--no-limits", action="store_true", help="lift every bound")
 
-    convert = commands.add_parser("convert", help="logs to transcripts for a framework")
+    convert = commands.add_parser(
+        "convert", help="logs to transcripts for a framework", parents=[bounds]
+    )
     convert.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
     convert.add_argument("--to", choices=TARGETS, default="agui")
     convert.add_argument(
@@ -386,13 +404,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.set_defaults(run=cmd_convert)
 
-    check = commands.add_parser("check", help="the diagnostics of each stream")
+    check = commands.add_parser("check", help="the diagnostics of each stream", parents=[bounds])
     check.add_argument("paths", nargs="+")
     check.add_argument("--strict", action="store_true")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=cmd_check)
 
-    show = commands.add_parser("show", help="one transcript, for a person")
+    show = commands.add_parser("show", help="one transcript, for a person", parents=[bounds])
     show.add_argument("path")
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     show.add_argument("--html", help="write an HTML page instead")
@@ -400,10 +418,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+    return value
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    base = UNLIMITED if args.no_limits else DEFAULT_LIMITS
+    given = {
+        name: getattr(args, name)
+        for name in ("max_event_bytes", "max_document_bytes", "max_text_chars", "max_events")
+        if getattr(args, name) is not None
+    }
+    return replace(base, **given)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.limits = _limits(args)
     try:
         code: int = args.run(args)
     except CLIError as error:

@@ -151,3 +151,20 @@ def test_errors_are_one_line_without_debug(tmp_path: Path) -> None:
 def test_console_script_is_declared() -> None:
     text = (ROOT / "pyproject.toml").read_text()
     assert 'agui-transcripts = "agui_transcripts.cli:main"' in text
+
+
+def test_limits_are_options_of_every_command(tmp_path: Path) -> None:
+    result = cli("check", "--format", "json", "--max-events", "10", str(RUN))
+    [report] = json.loads(result.stdout)
+    assert "event-limit" in [d["code"] for d in report["diagnostics"]]
+    assert result.returncode == 1
+    lifted = cli("check", "--format", "json", "--no-limits", str(RUN))
+    assert "event-limit" not in lifted.stdout
+    out = tmp_path / "out.jsonl"
+    converted = cli(
+        "convert", "-j", "2", "--max-event-bytes", "64", str(RUN), str(RUN), "-o", str(out)
+    )
+    assert "event-too-large" in converted.stderr
+    refused = cli("show", "--max-events", "0", str(RUN))
+    assert refused.returncode == 2
+    assert "must be a positive number" in refused.stderr
