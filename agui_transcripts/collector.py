@@ -196,11 +196,27 @@ class Collector:
         )
 
 
-def share_reader(collector: Collector, reader: EventReader, strict: bool) -> None:
-    """Share the reader's intake and sink, so indices and diagnostics are one sequence."""
+def reading_collector(
+    reader: EventReader,
+    *,
+    run_input: RunInput | list[RunInput] | None,
+    client_tools: Iterable[str] | None,
+    strict: bool,
+) -> Collector:
+    """A collector fed by ``reader``, with the reader's limits.
+
+    They share one intake and one sink, so indices and diagnostics are one sequence.
+    """
     reader.sink.strict = strict
-    collector._setup(reader.sink)
+    collector = Collector(
+        run_input=run_input,
+        client_tools=client_tools,
+        strict=strict,
+        sink=reader.sink,
+        limits=reader.limits,
+    )
     collector._pipeline.intake = reader.intake
+    return collector
 
 
 @contextlib.contextmanager
@@ -249,13 +265,9 @@ def fold(
         if isinstance(events, EventStream)
         else read_events(events, strict=strict, limits=limits)
     )
-    collector = Collector(
-        run_input=run_input,
-        client_tools=client_tools,
-        strict=strict,
-        limits=limits if limits is not None else stream.reader.limits,
+    collector = reading_collector(
+        stream.reader, run_input=run_input, client_tools=client_tools, strict=strict
     )
-    share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
     with _collector_paused(stream.is_local):
         for index, event in stream.indexed():
@@ -277,13 +289,9 @@ async def afold(
         if isinstance(events, AsyncEventStream)
         else aread_events(events, strict=strict, limits=limits)
     )
-    collector = Collector(
-        run_input=run_input,
-        client_tools=client_tools,
-        strict=strict,
-        limits=limits if limits is not None else stream.reader.limits,
+    collector = reading_collector(
+        stream.reader, run_input=run_input, client_tools=client_tools, strict=strict
     )
-    share_reader(collector, stream.reader, strict)
     feed = collector.feed_canonical
     async for index, event in stream.indexed():
         feed(event, index)

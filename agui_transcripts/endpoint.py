@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .collector import Collector, share_reader
+from .collector import reading_collector
 from .events import Event, normalize_run_input
 from .limits import Limits
 from .model import Transcript
@@ -89,11 +89,10 @@ async def arun_endpoint(
     except ImportError as exc:  # pragma: no cover - exercised without the extra
         raise ImportError("run_endpoint needs httpx: pip install 'agui-transcripts[http]'") from exc
     run_input = build_run_input(request, transcript=transcript, tools=tools, resume=resume)
-    collector = Collector(
-        run_input=run_input, client_tools=client_tools, strict=strict, limits=limits
-    )
     reader = EventReader(limits=limits)
-    share_reader(collector, reader, strict)
+    collector = reading_collector(
+        reader, run_input=run_input, client_tools=client_tools, strict=strict
+    )
     started = time.monotonic()
 
     def take(found: list[tuple[int, Event]]) -> None:

@@ -197,6 +197,17 @@ _CANONICAL_KEYS = frozenset(
 
 _is_canonical_key_set = _CANONICAL_KEYS.issuperset
 
+
+def _is_canonical(event: dict[str, Any]) -> bool:
+    """Whether a dict is already a canonical flat event: nothing to rename or drop."""
+    kind = event.get("type")
+    return (
+        type(kind) is str
+        and kind in _FAST_TYPES
+        and _is_canonical_key_set(event)
+        and None not in event.values()
+    )
+
 _RETIRED_TYPES = frozenset(
     {
         "THINKING_START",
@@ -394,26 +405,14 @@ class EventIntake:
         self.count += 1
         if type(item) is dict:
             event: dict[str, Any] = item
-            kind = event.get("type")
-            if (
-                type(kind) is str
-                and kind in _FAST_TYPES
-                and _is_canonical_key_set(event)
-                and None not in event.values()
-            ):
+            if _is_canonical(event):
                 return event
             return self._from_mapping(event, index, line, from_object=False)
         if isinstance(item, (str, bytes, bytearray, memoryview)):
             return self._from_json(item, index, line)
         fields = _flat_model_fields(item)
         if fields is not None:
-            kind = fields.get("type")
-            if (
-                type(kind) is str
-                and kind in _FAST_TYPES
-                and _is_canonical_key_set(fields)
-                and None not in fields.values()
-            ):
+            if _is_canonical(fields):
                 return fields
             return self._from_mapping(fields, index, line, from_object=True)
         if isinstance(item, Mapping):
@@ -480,13 +479,7 @@ class EventIntake:
             if value is _FAILED:
                 return None
         if type(value) is dict:
-            kind = value.get("type")
-            if (
-                type(kind) is str
-                and kind in _FAST_TYPES
-                and _is_canonical_key_set(value)
-                and None not in value.values()
-            ):
+            if _is_canonical(value):
                 return value  # already canonical, and ours: no copy
         elif not isinstance(value, dict):
             self.sink.report(

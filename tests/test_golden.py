@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts import ProtocolError, RunRecord, fold
+from agui_transcripts import ProtocolError, fold
+
+from .golden.compare import our_outcome, reference_outcome
 
 HERE = Path(__file__).parent / "golden"
 STREAMS = sorted((HERE / "streams").glob("*.jsonl")) + sorted(
@@ -31,29 +33,6 @@ def _companion(stream: Path, suffix: str) -> Path:
 def _run_inputs(stream: Path) -> Any:
     path = _companion(stream, ".input.json")
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-
-
-def _outcome(run: RunRecord) -> Any:
-    """Our run outcome in the reference tool's spelling."""
-    if run.outcome == "success":
-        return {"type": "success", "pendingToolCallIds": run.pending_tool_call_ids}
-    if run.outcome == "interrupt":
-        return {"type": "interrupt", "interrupts": run.interrupts}
-    if run.outcome == "cancelled":
-        return {"type": "cancelled"}
-    if run.outcome == "error":
-        return {"type": "run_error", "message": run.error_message}
-    return None
-
-
-def _reference_outcome(outcome: Any) -> Any:
-    if not isinstance(outcome, dict):
-        return outcome
-    return {
-        k: v
-        for k, v in outcome.items()
-        if k in ("type", "pendingToolCallIds", "interrupts", "message")
-    }
 
 
 def test_the_golden_suite_is_large_enough() -> None:
@@ -74,11 +53,11 @@ def test_golden(stream: Path) -> None:
     transcript = fold(stream, run_input=run_inputs, strict=True)
     assert transcript.to_dicts() == expected["messages"]
     assert transcript.state == expected["state"]
-    ours = [_outcome(run) for run in transcript.runs if run.announced]
-    reference = [_reference_outcome(run["outcome"]) for run in expected["runs"]]
+    ours = [our_outcome(run) for run in transcript.runs if run.announced]
+    reference = [reference_outcome(run["outcome"]) for run in expected["runs"]]
     if len(expected["runs"]) == len(ours):
         assert ours == reference
     else:  # a stream opening with RUN_ERROR: the reference records no run for it
-        assert [_outcome(run) for run in transcript.runs] == [
-            _reference_outcome(expected["outcome"])
+        assert [our_outcome(run) for run in transcript.runs] == [
+            reference_outcome(expected["outcome"])
         ]

@@ -37,6 +37,26 @@ def _browser() -> str:
     pytest.skip("headless Chromium is not installed")
 
 
+def dump_dom(page: Path) -> str:
+    """The DOM Chromium ends with after loading ``page`` (scripts run, 5 s virtual time)."""
+    return subprocess.run(
+        [
+            _browser(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=True,
+    ).stdout
+
+
 def _visible_text(page: Path, tmp_path: Path) -> str:
     """What Chromium renders visible on ``page`` (innerText of its body)."""
     frame = tmp_path / "frame.html"
@@ -47,22 +67,7 @@ def _visible_text(page: Path, tmp_path: Path) -> str:
         "this.contentDocument.body.innerText; };</script>",
         encoding="utf-8",
     )
-    dumped = subprocess.run(
-        [
-            _browser(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            frame.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
+    dumped = dump_dom(frame)
     match = re.search(r'<pre id="out">(.*?)</pre>', dumped, re.DOTALL)
     assert match, dumped[:500]
     return html.unescape(match.group(1))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import re
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import pytest
 from agui_transcripts import Transcript, fold
 from agui_transcripts.html import render_html
 
-from .test_html_browser import _browser
+from .test_html_browser import dump_dom
 
 PAYLOADS = [
     "<script>window.top.__pwned='script'</script>",
@@ -136,7 +135,6 @@ def test_every_field_is_text_on_the_page(payload: str) -> None:
 
 
 def test_no_payload_runs_in_a_browser(tmp_path: Path) -> None:
-    browser = _browser()
     for number, payload in enumerate(PAYLOADS):
         (tmp_path / f"p{number}.html").write_text(_page(payload)[1], encoding="utf-8")
     frames = "".join(f'<iframe src="p{n}.html"></iframe>' for n in range(len(PAYLOADS)))
@@ -151,22 +149,7 @@ def test_no_payload_runs_in_a_browser(tmp_path: Path) -> None:
         "};</script>",
         encoding="utf-8",
     )
-    dumped = subprocess.run(
-        [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            harness.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=True,
-    ).stdout
+    dumped = dump_dom(harness)
     match = re.search(r'<pre id="out">(.*?)</pre>', dumped, re.DOTALL)
     assert match, dumped[:500]
     result = html.unescape(match.group(1))
