@@ -231,8 +231,18 @@ class ChunkNormalizer:
     # -- non-chunk events ----------------------------------------------------------------
 
     def _lane_closer(self, kind: str, event: Event, index: int | None) -> list[Event]:
-        out: list[Event] = []
         explicit_kind = _EXPLICIT_KIND.get(kind)
+        if not self._lanes and not self._last_closed:
+            # No chunk stream to close or continue: only the explicit triads' bookkeeping.
+            if explicit_kind is not None:
+                item_id = event.get(_ID_KEY[explicit_kind])
+                if isinstance(item_id, str):
+                    if kind == _START[explicit_kind]:
+                        self._explicit[(explicit_kind, item_id)] = _lane_of(event)
+                    elif kind == _END[explicit_kind]:
+                        self._explicit.pop((explicit_kind, item_id), None)
+            return [event]
+        out: list[Event] = []
         if explicit_kind is not None:
             item_id = event.get(_ID_KEY[explicit_kind])
             if isinstance(item_id, str):

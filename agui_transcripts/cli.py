@@ -33,7 +33,7 @@ from .readers import read_events
 __all__ = ["main"]
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".sse", ".json", ".log", ".txt")
-TARGETS = ("agui", "openai", "langchain", "ragas")
+TARGETS = ("agui", "openai", "responses", "chat-turns", "langchain", "ragas")
 
 
 class CLIError(Exception):
@@ -119,6 +119,14 @@ def render(transcript: Transcript, target: str, *, ordered: bool) -> list[Any]:
         from .adapters.openai import to_openai
 
         return list(to_openai(transcript))
+    if target == "responses":
+        from .adapters.responses import to_responses
+
+        return to_responses(transcript)
+    if target == "chat-turns":
+        from .adapters.chat_turns import to_chat_turns
+
+        return list(to_chat_turns(transcript))
     if target == "langchain":
         from langchain_core.messages import messages_to_dict
 

@@ -103,9 +103,14 @@ class Collector:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
         if len(event) <= 4 and event["type"] in _LANE_TYPES and self._fast_delta(event, index):
             return
+        pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
+        explicit = pipeline.chunks.feed(event, index=index)
+        verify = pipeline.verifier.feed
+        for item in explicit:
+            verify(item, index=index)
         apply = self._reducer.apply
-        for explicit in self._pipeline.feed_canonical(event, index):
-            apply(explicit, index)
+        for item in explicit:
+            apply(item, index)
 
     def _fast_delta(self, event: Event, index: int | None) -> bool:
         """The hot path of every stream: a plain delta for an open message or call.
@@ -144,13 +149,21 @@ class Collector:
 
     def close(self) -> Transcript:
         """End of input: close owed chunk streams, settle the last run, return the result."""
+        self._end_input()
+        return self.transcript
+
+    def _end_input(self) -> None:
         if not self._closed:
             self._closed = True
             for explicit in self._pipeline.close_streams():
                 self._reducer.apply(explicit, None)
             self._pipeline.verifier.close()
             self._reducer.close()
-        return self.transcript
+
+    def _close_for_good(self) -> Transcript:
+        """:meth:`close` for a collector nobody feeds again (``fold``): no copies needed."""
+        self._end_input()
+        return self._snapshot(copy=False)
 
     def clear(self) -> None:
         """Forget everything and start over (same options)."""
@@ -177,10 +190,16 @@ class Collector:
     @property
     def transcript(self) -> Transcript:
         """The transcript as it stands now, with tool-call ownership settled."""
+        return self._snapshot(copy=True)
+
+    def _snapshot(self, *, copy: bool) -> Transcript:
         reducer = self._reducer
-        # Runs and records are copied, so a transcript read mid-stream keeps its states.
-        runs = [run.copy() for run in reducer.runs]
-        calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
+        if copy:
+            # Runs and records are copied, so a transcript read mid-stream keeps its states.
+            runs = [run.copy() for run in reducer.runs]
+            calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
+        else:
+            runs, calls = reducer.runs, reducer.tool_calls
         settle(
             calls.values(),
             runs,
@@ -272,7 +291,7 @@ def fold(
     with _collector_paused(stream.is_local):
         for index, event in stream.indexed():
             feed(event, index)
-        return collector.close()
+        return collector._close_for_good()
 
 
 async def afold(
@@ -295,4 +314,4 @@ async def afold(
     feed = collector.feed_canonical
     async for index, event in stream.indexed():
         feed(event, index)
-    return collector.close()
+    return collector._close_for_good()

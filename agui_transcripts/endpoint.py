@@ -132,7 +132,7 @@ async def arun_endpoint(
         ) from exc
     except httpx.HTTPError as exc:
         raise EndpointError(f"{url}: {type(exc).__name__}: {exc}") from exc
-    return collector.close()
+    return collector._close_for_good()
 
 
 def run_endpoint(url: str, request: Any, **options: Any) -> Transcript:

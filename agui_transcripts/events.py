@@ -208,6 +208,7 @@ def _is_canonical(event: dict[str, Any]) -> bool:
         and None not in event.values()
     )
 
+
 _RETIRED_TYPES = frozenset(
     {
         "THINKING_START",

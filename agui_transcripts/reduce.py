@@ -249,7 +249,7 @@ class Reducer:
         """Apply one explicit event."""
         self._index = -1 if index is None else index
         kind = event["type"]
-        if kind not in ("RUN_STARTED", "RUN_ERROR"):
+        if not self._run_open and kind not in ("RUN_STARTED", "RUN_ERROR"):
             self._ensure_run(event)
         handler = self._handlers.get(kind)
         if handler is not None:

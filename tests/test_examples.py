@@ -15,6 +15,24 @@ from agui_transcripts import fold
 GOLDEN = Path(__file__).parent / "golden" / "examples"
 
 
+def test_judge_views_example(examples_dir: Path) -> None:
+    lines = run_example(sys.executable, str(examples_dir / "judge_views.py"))
+    assert lines[:7] == [
+        "Responses items:",
+        "  message: user",
+        "  reasoning: reasoning-1",
+        "  message: assistant",
+        "  function_call: confirm_booking",
+        "  function_call_output: call_confirm_1",
+        "  message: assistant",
+    ]
+    assert "  valid as openai ResponseInputParam" in lines
+    assert lines[lines.index("Chat turns:") + 1] == (
+        "  user: Book me a table for two tonight at Chez Marie."
+    )
+    assert any(line.startswith("[tool confirm_booking(") for line in lines)
+
+
 def test_fold_recorded_run_example(examples_dir: Path) -> None:
     lines = run_example(sys.executable, str(examples_dir / "fold_recorded_run.py"))
     assert lines[0] == "pydantic-ai-weather.sse: 5 messages, 2 runs"
