@@ -8,13 +8,16 @@ Importing this package imports no framework.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
+from typing import Any
 
-from ..diagnostics import Diagnostic
-from ..model import Message, Transcript
+from ..diagnostics import RULES, Diagnostic
+from ..model import Message, ToolMessage, Transcript
 from ..projection import Policy
 
-__all__ = ["messages_of"]
+__all__ = ["data_url", "messages_of", "report", "stable_id", "tool_text"]
 
 
 def messages_of(
@@ -34,3 +37,48 @@ def messages_of(
             diagnostics.extend(projection.diagnostics)
         return projection.messages
     return list(source)
+
+
+def report(
+    diagnostics: list[Diagnostic] | None,
+    code: str,
+    message: str,
+    *,
+    message_id: str | None = None,
+    tool_call_id: str | None = None,
+) -> None:
+    """Append an adapter's diagnostic (what it dropped or repaired) when one is asked for."""
+    if diagnostics is not None:
+        severity = RULES[code].severity
+        diagnostics.append(
+            Diagnostic(code, severity, message, message_id=message_id, tool_call_id=tool_call_id)
+        )
+
+
+def data_url(source: dict[str, Any]) -> str | None:
+    """An AG-UI media source as a URL: its own, or a ``data:`` URL of its base64 value."""
+    if source.get("type") == "url":
+        return str(source.get("value"))
+    if source.get("type") == "data":
+        mime = source.get("mimeType", "application/octet-stream")
+        return f"data:{mime};base64,{source.get('value')}"
+    return None
+
+
+def tool_text(message: ToolMessage) -> str:
+    """A tool result as text, its ``error`` leading as ``Error: ...``.
+
+    For formats with no error field: a failure must stay a failure.
+    """
+    text = message.text
+    if message.error is None:
+        return text
+    return f"Error: {message.error}" + (f"\n{text}" if text and text != message.error else "")
+
+
+def stable_id(prefix: str, index: int, item: dict[str, Any]) -> str:
+    """A deterministic id for an item of a format that has none (position and content)."""
+    digest = hashlib.sha1(
+        f"{index}\x1f{json.dumps(item, sort_keys=True, default=str)}".encode()
+    ).hexdigest()
+    return f"{prefix}-{digest[:16]}"

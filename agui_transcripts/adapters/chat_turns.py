@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, TypedDict
 
-from ..diagnostics import RULES, Diagnostic
+from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
     AssistantMessage,
@@ -40,7 +40,7 @@ from ..model import (
     UserMessage,
 )
 from ..projection import Policy
-from . import messages_of
+from . import messages_of, report
 
 __all__ = ["ChatTurn", "to_chat_turns"]
 
@@ -52,22 +52,17 @@ class ChatTurn(TypedDict):
     content: str
 
 
-def _report(diagnostics: list[Diagnostic] | None, message: str, message_id: str) -> None:
-    if diagnostics is not None:
-        code = "chat-turns-dropped"
-        diagnostics.append(Diagnostic(code, RULES[code].severity, message, message_id=message_id))
-
-
 def _user_text(message: UserMessage, diagnostics: list[Diagnostic] | None) -> str:
     if isinstance(message.content, str):
         return message.content
     media = [p.get("type") for p in message.content if p.get("type") != "text"]
     if media:
-        _report(
+        report(
             diagnostics,
+            "chat-turns-dropped",
             f"user message {message.id!r}: {', '.join(map(str, media))} parts have no text "
             "form; dropped",
-            message.id,
+            message_id=message.id,
         )
     return message.text
 
@@ -107,7 +102,12 @@ def to_chat_turns(
             if include_system:
                 add("system", message.text)
             else:
-                _report(diagnostics, f"{message.role} message {message.id!r} left out", message.id)
+                report(
+                    diagnostics,
+                    "chat-turns-dropped",
+                    f"{message.role} message {message.id!r} left out",
+                    message_id=message.id,
+                )
         elif isinstance(message, UserMessage):
             add("user", _user_text(message, diagnostics))
         elif isinstance(message, AssistantMessage):
@@ -116,7 +116,12 @@ def to_chat_turns(
                 for call in message.tool_calls or ():
                     add("assistant", _summary(call.name, call.arguments, results.get(call.id)))
         elif isinstance(message, ReasoningMessage):
-            _report(diagnostics, f"reasoning message {message.id!r} left out", message.id)
+            report(
+                diagnostics,
+                "chat-turns-dropped",
+                f"reasoning message {message.id!r} left out",
+                message_id=message.id,
+            )
         elif not isinstance(message, (ToolMessage, ActivityMessage)):  # pragma: no cover
             raise TypeError(f"cannot render a {type(message).__name__}")
     return turns

@@ -25,12 +25,11 @@ invalid JSON arguments            kept verbatim (``repair=True`` wraps them as J
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypedDict
 
-from ..diagnostics import RULES, Diagnostic
+from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
     AssistantMessage,
@@ -50,7 +49,7 @@ from ..projection import (
     ToolResultPart,
     messages_from_parts,
 )
-from . import messages_of
+from . import data_url, messages_of, report, stable_id, tool_text
 
 __all__ = [
     "ChatMessage",
@@ -128,31 +127,6 @@ ChatMessage = (
 )
 
 
-def _report(
-    diagnostics: list[Diagnostic] | None,
-    code: str,
-    message: str,
-    *,
-    message_id: str | None = None,
-    tool_call_id: str | None = None,
-) -> None:
-    if diagnostics is not None:
-        severity = RULES[code].severity
-        diagnostic = Diagnostic(
-            code, severity, message, message_id=message_id, tool_call_id=tool_call_id
-        )
-        diagnostics.append(diagnostic)
-
-
-def _data_url(source: dict[str, Any]) -> str | None:
-    if source.get("type") == "url":
-        return str(source.get("value"))
-    if source.get("type") == "data":
-        mime = source.get("mimeType", "application/octet-stream")
-        return f"data:{mime};base64,{source.get('value')}"
-    return None
-
-
 def _user_parts(
     message: UserMessage, diagnostics: list[Diagnostic] | None
 ) -> str | list[dict[str, Any]]:
@@ -166,8 +140,8 @@ def _user_parts(
         source: dict[str, Any] = raw_source if isinstance(raw_source, dict) else {}
         if kind == "text":
             parts.append({"type": "text", "text": str(part.get("text", ""))})
-        elif kind == "image" and _data_url(source):
-            parts.append({"type": "image_url", "image_url": {"url": _data_url(source)}})
+        elif kind == "image" and data_url(source):
+            parts.append({"type": "image_url", "image_url": {"url": data_url(source)}})
         elif kind == "audio" and source.get("type") == "data":
             audio_format = str(source.get("mimeType", "audio/wav")).split("/")[-1]
             parts.append(
@@ -177,13 +151,13 @@ def _user_parts(
                 }
             )
         elif kind == "document" and source.get("type") == "data":
-            file: dict[str, Any] = {"file_data": _data_url(source)}
+            file: dict[str, Any] = {"file_data": data_url(source)}
             filename = (part.get("metadata") or {}).get("filename")
             if filename:
                 file["filename"] = filename
             parts.append({"type": "file", "file": file})
         else:
-            _report(
+            report(
                 diagnostics,
                 "openai-dropped",
                 f"user message {message.id!r}: a {kind} part with a {source.get('type')} source "
@@ -205,7 +179,7 @@ def _arguments(raw: str, repair: bool, call_id: str, diagnostics: list[Diagnosti
     else:
         if isinstance(value, dict):
             return raw
-    _report(
+    report(
         diagnostics,
         "openai-arguments-repaired",
         f"tool call {call_id!r}: arguments are not a JSON object; wrapped as "
@@ -266,14 +240,15 @@ def to_openai(
                 assistant["name"] = message.name
             out.append(assistant)
         elif isinstance(message, ToolMessage):
-            text = message.text
-            if message.error is not None:
-                text = f"Error: {message.error}" + (
-                    f"\n{text}" if text and text != message.error else ""
-                )
-            out.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": text})
+            out.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": message.tool_call_id,
+                    "content": tool_text(message),
+                }
+            )
         elif isinstance(message, ReasoningMessage):
-            _report(
+            report(
                 diagnostics,
                 "openai-dropped",
                 f"reasoning message {message.id!r} has no Chat Completions form; dropped",
@@ -282,13 +257,6 @@ def to_openai(
         elif not isinstance(message, ActivityMessage):  # pragma: no cover - every role is handled
             raise TypeError(f"cannot render a {type(message).__name__}")
     return out
-
-
-def _stable_id(index: int, message: dict[str, Any]) -> str:
-    digest = hashlib.sha1(
-        f"{index}\x1f{json.dumps(message, sort_keys=True, default=str)}".encode()
-    ).hexdigest()
-    return f"openai-{digest[:16]}"
 
 
 def _content_text(content: Any) -> str:
@@ -315,7 +283,7 @@ def from_openai(
     sources: list[SourceMessage] = []
     for index, message in enumerate(messages):
         role = message.get("role")
-        sid = str(message.get("id") or _stable_id(index, message))
+        sid = str(message.get("id") or stable_id("openai", index, message))
         name = message.get("name") if isinstance(message.get("name"), str) else None
         if role in ("system", "developer", "user"):
             sources.append(

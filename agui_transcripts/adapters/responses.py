@@ -28,12 +28,10 @@ invalid JSON arguments            kept verbatim in ``arguments``
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..diagnostics import RULES, Diagnostic
+from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
     AssistantMessage,
@@ -53,29 +51,12 @@ from ..projection import (
     ToolResultPart,
     messages_from_parts,
 )
-from . import messages_of
+from . import data_url, messages_of, report, stable_id, tool_text
 
 __all__ = ["ResponseItem", "from_responses", "to_responses"]
 
 ResponseItem = dict[str, Any]
 """One input item (a message, ``function_call``, ``function_call_output`` or ``reasoning``)."""
-
-
-def _report(
-    diagnostics: list[Diagnostic] | None, message: str, *, message_id: str | None = None
-) -> None:
-    if diagnostics is not None:
-        code = "responses-dropped"
-        diagnostics.append(Diagnostic(code, RULES[code].severity, message, message_id=message_id))
-
-
-def _data_url(source: dict[str, Any]) -> str | None:
-    if source.get("type") == "url":
-        return str(source.get("value"))
-    if source.get("type") == "data":
-        mime = source.get("mimeType", "application/octet-stream")
-        return f"data:{mime};base64,{source.get('value')}"
-    return None
 
 
 def _input_content(
@@ -89,7 +70,7 @@ def _input_content(
         kind = part.get("type")
         raw_source = part.get("source")
         source: dict[str, Any] = raw_source if isinstance(raw_source, dict) else {}
-        url = _data_url(source)
+        url = data_url(source)
         if kind == "text":
             parts.append({"type": "input_text", "text": str(part.get("text", ""))})
         elif kind == "image" and url:
@@ -103,19 +84,13 @@ def _input_content(
         elif kind == "document" and url:
             parts.append({"type": "input_file", "file_url": url})
         else:
-            _report(
+            report(
                 diagnostics,
+                "responses-dropped",
                 f"user message {message.id!r}: a {kind} part has no Responses input form; dropped",
                 message_id=message.id,
             )
     return parts
-
-
-def _output_text(message: ToolMessage) -> str:
-    text = message.text
-    if message.error is not None:
-        return f"Error: {message.error}" + (f"\n{text}" if text and text != message.error else "")
-    return text
 
 
 def to_responses(
@@ -168,7 +143,7 @@ def to_responses(
                 {
                     "type": "function_call_output",
                     "call_id": message.tool_call_id,
-                    "output": _output_text(message),
+                    "output": tool_text(message),
                 }
             )
         elif isinstance(message, ReasoningMessage):
@@ -186,13 +161,6 @@ def to_responses(
         elif not isinstance(message, ActivityMessage):  # pragma: no cover - every role is handled
             raise TypeError(f"cannot render a {type(message).__name__}")
     return items
-
-
-def _stable_id(index: int, item: dict[str, Any]) -> str:
-    digest = hashlib.sha1(
-        f"{index}\x1f{json.dumps(item, sort_keys=True, default=str)}".encode()
-    ).hexdigest()
-    return f"responses-{digest[:16]}"
 
 
 def _text_of(content: Any) -> str:
@@ -221,7 +189,7 @@ def from_responses(
     reasoning: list[tuple[int, ReasoningMessage]] = []
     for index, item in enumerate(items):
         kind = item.get("type", "message")
-        sid = str(item.get("id") or _stable_id(index, item))
+        sid = str(item.get("id") or stable_id("responses", index, item))
         if kind == "message":
             role = str(item.get("role"))
             if role in ("system", "developer", "user", "assistant"):
