@@ -93,6 +93,9 @@ _MISSING = object()
 #: Marks a START this layer emits to reopen an item that a soft boundary closed (a key
 #: no producer sends): the item goes on where it stopped, it is not streamed again.
 CONTINUES: Final = "\x00continues"
+#: Marks an END this layer emits at a soft boundary (state, step, custom): the item may
+#: still go on, so what is judged at its end waits for the run's end.
+SOFT_END: Final = "\x00soft-end"
 
 
 class _Stream:
@@ -574,6 +577,8 @@ class ChunkNormalizer:
         end: dict[str, Any] = {"type": _END[stream.kind], _ID_KEY[stream.kind]: stream.id}
         if stream.tag is not _MISSING:
             end["subagentRunId"] = stream.tag
+        if soft:
+            end[SOFT_END] = True
         return end
 
     def _forget(self, stream: _Stream, *, soft: bool) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 import jsonpatch
 
 from ._codec import dumps
-from .chunks import CONTINUES
+from .chunks import CONTINUES, SOFT_END
 from .diagnostics import DiagnosticSink
 from .events import Event
 from .model import (
@@ -71,6 +71,10 @@ class _Node:
         self.message: Message = message  # type: ignore[assignment]  # None only for the sentinel
         self.prev: _Node = self
         self.next: _Node = self
+
+
+# Events at which calls left open to a continuation are judged.
+_RUN_EDGES = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
 
 
 def _delta_text(value: object) -> str | None:
@@ -141,6 +145,9 @@ class Reducer:
         # Characters taken from deltas per message or call (the text limit); the keys
         # that reached it, reported once each.
         self._max_text = sys.maxsize if max_text_chars is None else max_text_chars
+        # Calls a soft boundary closed: their arguments are judged when nothing continued
+        # them by the run's end.
+        self._unchecked: dict[str, ToolCall] = {}
         self._text_sizes: dict[str, dict[str, int]] = {"message": {}, "call": {}, "replay": {}}
         self._text_full: set[tuple[str, str]] = set()
         self._message_sizes = self._text_sizes["message"]
@@ -238,7 +245,7 @@ class Reducer:
         self.sink.report(
             code,
             message,
-            event_index=self._index,
+            event_index=self._index if self._index >= 0 else None,  # -1: no event (closing)
             message_id=ids.get("message_id"),
             tool_call_id=ids.get("tool_call_id"),
         )
@@ -249,6 +256,8 @@ class Reducer:
         """Apply one explicit event."""
         self._index = -1 if index is None else index
         kind = event["type"]
+        if self._unchecked and kind in _RUN_EDGES:
+            self._check_deferred()
         if not self._run_open and kind not in ("RUN_STARTED", "RUN_ERROR"):
             self._ensure_run(event)
         handler = self._handlers.get(kind)
@@ -316,6 +325,8 @@ class Reducer:
 
     def close(self) -> None:
         """End of input: a run still going is truncated; unmatched results are reported."""
+        self._index = -1
+        self._check_deferred()
         if self._run is not None and self._run_open:
             self._run.outcome = "truncated"
             self._run_open = False
@@ -766,6 +777,7 @@ class Reducer:
         record = self.tool_calls.get(call_id)
         if record is not None and record.ended and event.get(CONTINUES):
             record.ended = False  # a chunk stream cut by a soft boundary goes on
+            self._unchecked.pop(call_id, None)
         elif record is not None and record.ended:
             self._replays[call_id] = []
             self._text_sizes["replay"].pop(call_id, None)
@@ -842,7 +854,16 @@ class Reducer:
                         tool_call_id=call_id,
                     )
                     break
-        self._check_arguments(call)
+        if event.get(SOFT_END):
+            self._unchecked[call_id] = call  # may go on after the boundary: judged later
+        else:
+            self._check_arguments(call)
+
+    def _check_deferred(self) -> None:
+        """Judge the arguments of calls a soft boundary closed and nothing continued."""
+        unchecked, self._unchecked = self._unchecked, {}
+        for call in unchecked.values():
+            self._check_arguments(call)
 
     def _finish_replay(self, call: ToolCall, replayed: str) -> None:
         if not replayed or replayed == call.arguments:

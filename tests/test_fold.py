@@ -851,3 +851,29 @@ def test_notebook_html_is_escaped_and_script_free() -> None:
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in page
     assert "{&quot;q&quot;: &quot;&lt;x&gt;&quot;}" in page
     assert "no result (" in page
+
+
+def test_diagnostics_raised_while_closing_name_no_event() -> None:
+    transcript = fold(
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "delta": "{"},
+        ]
+    )
+    invalid = [d for d in transcript.diagnostics if d.code == "tool-arguments-invalid"]
+    assert [d.event_index for d in invalid] == [None]
+    assert "event -1" not in str(invalid[0])
+
+
+def test_a_call_cut_by_a_step_and_continued_is_judged_whole() -> None:
+    start = {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"}
+    first = {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "delta": '{"a":'}
+    step = {"type": "STEP_STARTED", "stepName": "s"}
+    rest = {"type": "TOOL_CALL_CHUNK", "delta": " 1}"}
+    end = {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"}
+    continued = fold([start, first, step, rest, end])
+    assert continued.tool_calls["c1"].call.arguments == '{"a": 1}'
+    assert "tool-arguments-invalid" not in [d.code for d in continued.diagnostics]
+    cut = fold([start, first, step, end])
+    invalid = [d for d in cut.diagnostics if d.code == "tool-arguments-invalid"]
+    assert [d.event_index for d in invalid] == [3]  # judged at the run's end
