@@ -174,6 +174,8 @@ RULES: dict[str, Rule] = _table(
     Rule("openai-dropped", "info", "what Chat Completions messages cannot hold", "I15"),
     Rule("responses-dropped", "info", "what Responses input items cannot hold", "I15"),
     Rule("chat-turns-dropped", "info", "what a role/content chat view leaves out", "I15"),
+    Rule("deepeval-dropped", "info", "what DeepEval turns cannot hold", "I15"),
+    Rule("deepeval-arguments-wrapped", "warning", "non-object arguments kept as a raw field", "A4"),
     Rule("openai-arguments-repaired", "warning", "non-object arguments wrapped as JSON", "A4"),
     Rule("ragas-dropped", "info", "what ragas messages cannot hold", "I15"),
     Rule("langchain-dropped", "info", "what LangChain messages do not render", "I15"),

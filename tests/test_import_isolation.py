@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-FRAMEWORKS = ("ragas", "langchain", "langchain_core", "httpx", "httpx_sse", "openai")
+FRAMEWORKS = ("ragas", "langchain", "langchain_core", "httpx", "httpx_sse", "openai", "deepeval")
 
 
 def test_import_pulls_in_no_framework() -> None:
@@ -35,10 +35,12 @@ def test_adapters_say_which_extra_is_missing() -> None:
         "import sys\n"
         "sys.modules['ragas'] = None\n"
         "sys.modules['langchain_core'] = None\n"
+        "sys.modules['deepeval'] = None\n"
         "from agui_transcripts import fold\n"
         "from agui_transcripts.adapters.ragas import to_ragas\n"
         "from agui_transcripts.adapters.langchain import to_langchain\n"
-        "for adapter in (to_ragas, to_langchain):\n"
+        "from agui_transcripts.adapters.deepeval import to_llm_test_case\n"
+        "for adapter in (to_ragas, to_langchain, to_llm_test_case):\n"
         "    try:\n"
         "        adapter(fold([]))\n"
         "    except ImportError as error:\n"
@@ -48,6 +50,7 @@ def test_adapters_say_which_extra_is_missing() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     lines = result.stdout.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert "agui-transcripts[ragas]" in lines[0]
     assert "agui-transcripts[langchain]" in lines[1]
+    assert "agui-transcripts[deepeval]" in lines[2]
