@@ -33,7 +33,7 @@ from .readers import read_events
 __all__ = ["main"]
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".sse", ".json", ".log", ".txt")
-TARGETS = ("agui", "openai", "responses", "chat-turns", "langchain", "ragas")
+TARGETS = ("agui", "openai", "responses", "chat-turns", "inspect", "langchain", "ragas")
 
 
 class CLIError(Exception):
@@ -127,6 +127,12 @@ def render(transcript: Transcript, target: str, *, ordered: bool) -> list[Any]:
         from .adapters.chat_turns import to_chat_turns
 
         return list(to_chat_turns(transcript))
+    if target == "inspect":
+        from .adapters.inspect import to_inspect
+
+        return [
+            message.model_dump(mode="json", exclude_none=True) for message in to_inspect(transcript)
+        ]
     if target == "langchain":
         from langchain_core.messages import messages_to_dict
 

@@ -175,6 +175,7 @@ RULES: dict[str, Rule] = _table(
     Rule("responses-dropped", "info", "what Responses input items cannot hold", "I15"),
     Rule("chat-turns-dropped", "info", "what a role/content chat view leaves out", "I15"),
     Rule("deepeval-dropped", "info", "what DeepEval turns cannot hold", "I15"),
+    Rule("inspect-dropped", "info", "what the Inspect AI adapter does not convert", "I15"),
     Rule("deepeval-arguments-wrapped", "warning", "non-object arguments kept as a raw field", "A4"),
     Rule("openai-arguments-repaired", "warning", "non-object arguments wrapped as JSON", "A4"),
     Rule("ragas-dropped", "info", "what ragas messages cannot hold", "I15"),

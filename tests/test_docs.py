@@ -14,7 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ADAPTER_PAGES = sorted((ROOT / "docs" / "adapters").glob("*.md"))
 SEPARATOR = re.compile(r"=+\s+=+")
 # The framework each page's code imports, when it imports one.
-NEEDS = {"langchain": "langchain_core", "ragas": "ragas", "deepeval": "deepeval"}
+NEEDS = {
+    "langchain": "langchain_core",
+    "ragas": "ragas",
+    "deepeval": "deepeval",
+    "inspect": "inspect_ai",
+}
 
 
 def docstring_table(module: str) -> list[tuple[str, str]]:

@@ -6,7 +6,16 @@ import json
 import subprocess
 import sys
 
-FRAMEWORKS = ("ragas", "langchain", "langchain_core", "httpx", "httpx_sse", "openai", "deepeval")
+FRAMEWORKS = (
+    "ragas",
+    "langchain",
+    "langchain_core",
+    "httpx",
+    "httpx_sse",
+    "openai",
+    "deepeval",
+    "inspect_ai",
+)
 
 
 def test_import_pulls_in_no_framework() -> None:
@@ -36,11 +45,13 @@ def test_adapters_say_which_extra_is_missing() -> None:
         "sys.modules['ragas'] = None\n"
         "sys.modules['langchain_core'] = None\n"
         "sys.modules['deepeval'] = None\n"
+        "sys.modules['inspect_ai'] = None\n"
         "from agui_transcripts import fold\n"
         "from agui_transcripts.adapters.ragas import to_ragas\n"
         "from agui_transcripts.adapters.langchain import to_langchain\n"
         "from agui_transcripts.adapters.deepeval import to_llm_test_case\n"
-        "for adapter in (to_ragas, to_langchain, to_llm_test_case):\n"
+        "from agui_transcripts.adapters.inspect import to_inspect\n"
+        "for adapter in (to_ragas, to_langchain, to_llm_test_case, to_inspect):\n"
         "    try:\n"
         "        adapter(fold([]))\n"
         "    except ImportError as error:\n"
@@ -50,7 +61,8 @@ def test_adapters_say_which_extra_is_missing() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     lines = result.stdout.splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert "agui-transcripts[ragas]" in lines[0]
     assert "agui-transcripts[langchain]" in lines[1]
     assert "agui-transcripts[deepeval]" in lines[2]
+    assert "agui-transcripts[inspect]" in lines[3]
