@@ -33,7 +33,16 @@ from .readers import read_events
 __all__ = ["main"]
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".sse", ".json", ".log", ".txt")
-TARGETS = ("agui", "openai", "responses", "chat-turns", "inspect", "langchain", "ragas")
+TARGETS = (
+    "agui",
+    "openai",
+    "responses",
+    "chat-turns",
+    "inspect",
+    "deepeval",
+    "langchain",
+    "ragas",
+)
 
 
 class CLIError(Exception):
@@ -133,6 +142,10 @@ def render(transcript: Transcript, target: str, *, ordered: bool) -> list[Any]:
         return [
             message.model_dump(mode="json", exclude_none=True) for message in to_inspect(transcript)
         ]
+    if target == "deepeval":
+        from .adapters.deepeval import to_deepeval
+
+        return [to_deepeval(transcript).model_dump(mode="json", exclude_none=True)]
     if target == "langchain":
         from langchain_core.messages import messages_to_dict
 

@@ -139,3 +139,21 @@ def test_the_deepeval_example_scores_the_recording() -> None:
     assert lines[0] == "LLMTestCase: What's the weather in Paris? Show me the city too."
     assert "  retrieval context: ['18°C and sunny in Paris']" in lines
     assert lines[-1] == "PatternMatchMetric: 1.0 (pass)"
+
+
+def test_convert_to_deepeval_writes_the_test_case() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent.parent
+    log = root / "examples" / "runs" / "pydantic-ai-weather.sse"
+    done = subprocess.run(
+        [sys.executable, "-m", "agui_transcripts", "convert", "--to", "deepeval", str(log)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    [case] = json.loads(done.stdout)["messages"]
+    assert case["input"] == "What's the weather in Paris? Show me the city too."
+    assert [call["name"] for call in case["tools_called"]] == ["get_weather", "show_map"]
