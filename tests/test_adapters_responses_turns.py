@@ -8,7 +8,6 @@ tools did.
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +18,8 @@ from agui_transcripts import ReasoningMessage, ToolMessage, fold
 from agui_transcripts.adapters.chat_turns import to_chat_turns
 from agui_transcripts.adapters.responses import from_responses, to_responses
 
+from .golden.corpus import STREAMS, fold_golden
 from .streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS
-
-HERE = Path(__file__).parent / "golden"
-STREAMS = sorted((HERE / "streams").glob("*.jsonl")) + sorted(
-    (HERE / "reference-cases").glob("*.jsonl")
-)
-
-
-def _fold(stream: Path) -> Any:
-    inputs = stream.parent / (stream.name.removesuffix(".jsonl") + ".input.json")
-    run_input = json.loads(inputs.read_text(encoding="utf-8")) if inputs.exists() else None
-    return fold(stream, run_input=run_input)
 
 
 def _types() -> dict[str, Any]:
@@ -66,7 +55,7 @@ def validate(item: dict[str, Any], types: dict[str, Any]) -> None:
 @pytest.mark.parametrize("stream", STREAMS, ids=lambda p: p.stem)
 def test_responses_items_validate_and_pair(stream: Path) -> None:
     types = _types()
-    transcript = _fold(stream)
+    transcript = fold_golden(stream)
     items = to_responses(transcript)
     for item in items:
         validate(item, types)
@@ -85,7 +74,7 @@ def test_responses_items_validate_and_pair(stream: Path) -> None:
 
 @pytest.mark.parametrize("stream", STREAMS, ids=lambda p: p.stem)
 def test_responses_items_read_back(stream: Path) -> None:
-    transcript = _fold(stream)
+    transcript = fold_golden(stream)
     back = from_responses(to_responses(transcript))
     again = to_responses(back)
     assert again == to_responses(from_responses(again))  # a fixed point after one trip
@@ -155,7 +144,7 @@ def test_unsupported_parts_are_reported() -> None:
 
 @pytest.mark.parametrize("stream", STREAMS, ids=lambda p: p.stem)
 def test_chat_turns_alternate(stream: Path) -> None:
-    turns = to_chat_turns(_fold(stream), include_system=True)
+    turns = to_chat_turns(fold_golden(stream), include_system=True)
     roles = [t["role"] for t in turns]
     assert all(a != b for a, b in itertools.pairwise(roles))
     assert all(isinstance(t["content"], str) and t["content"] for t in turns)

@@ -18,28 +18,18 @@ import pytest
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 import deepeval.test_case as test_case
 
-from agui_transcripts import ToolMessage, fold
+from agui_transcripts import AssistantMessage, ToolMessage, fold
 from agui_transcripts.adapters.deepeval import (
     to_conversational_test_case,
     to_deepeval,
     to_llm_test_case,
 )
-
-HERE = Path(__file__).resolve().parent.parent / "golden"
-STREAMS = sorted((HERE / "streams").glob("*.jsonl")) + sorted(
-    (HERE / "reference-cases").glob("*.jsonl")
-)
-
-
-def _fold(stream: Path) -> Any:
-    inputs = stream.parent / (stream.name.removesuffix(".jsonl") + ".input.json")
-    run_input = json.loads(inputs.read_text(encoding="utf-8")) if inputs.exists() else None
-    return fold(stream, run_input=run_input)
+from tests.golden.corpus import STREAMS, fold_golden
 
 
 @pytest.mark.parametrize("stream", STREAMS, ids=lambda p: p.stem)
 def test_every_golden_stream_makes_valid_test_cases(stream: Path) -> None:
-    transcript = _fold(stream)
+    transcript = fold_golden(stream)
     ordered = transcript.ordered()
     results = {m.tool_call_id: m for m in ordered if isinstance(m, ToolMessage)}
     speakers = [m for m in ordered if m.role in ("user", "assistant")]
@@ -52,7 +42,9 @@ def test_every_golden_stream_makes_valid_test_cases(stream: Path) -> None:
     roles = [t.role for t in case.turns]
     assert all(a != b for a, b in itertools.pairwise(roles))
     called = [call for turn in case.turns for call in turn.tools_called or ()]
-    expected_calls = [c for m in ordered if m.role == "assistant" for c in m.tool_calls or ()]
+    expected_calls = [
+        c for m in ordered if isinstance(m, AssistantMessage) for c in m.tool_calls or ()
+    ]
     assert [c.name for c in called] == [c.name for c in expected_calls]
     for call, source in zip(called, expected_calls, strict=True):
         assert isinstance(call.input_parameters, dict)

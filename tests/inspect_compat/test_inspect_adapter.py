@@ -8,7 +8,6 @@ own ``messages_from_openai`` makes of our OpenAI rendering of the same transcrip
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +17,7 @@ import pytest
 from agui_transcripts import ToolMessage, fold
 from agui_transcripts.adapters.inspect import to_inspect
 from agui_transcripts.adapters.openai import to_openai
-
-HERE = Path(__file__).resolve().parent.parent / "golden"
-STREAMS = sorted((HERE / "streams").glob("*.jsonl")) + sorted(
-    (HERE / "reference-cases").glob("*.jsonl")
-)
-
-
-def _fold(stream: Path) -> Any:
-    inputs = stream.parent / (stream.name.removesuffix(".jsonl") + ".input.json")
-    run_input = json.loads(inputs.read_text(encoding="utf-8")) if inputs.exists() else None
-    return fold(stream, run_input=run_input)
+from tests.golden.corpus import STREAMS, fold_golden
 
 
 def _calls(messages: list[Any]) -> list[Any]:
@@ -37,7 +26,7 @@ def _calls(messages: list[Any]) -> list[Any]:
 
 @pytest.mark.parametrize("stream", STREAMS, ids=lambda p: p.stem)
 def test_messages_validate_and_agree_with_inspects_openai_reader(stream: Path) -> None:
-    transcript = _fold(stream)
+    transcript = fold_golden(stream)
     ours = to_inspect(transcript, include_reasoning=False)
     ordered = [m for m in transcript.ordered() if m.role not in ("activity", "reasoning")]
     assert [m.id for m in ours] == [m.id for m in ordered]
