@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from agui_transcripts.adapters.deepeval import (
     to_llm_test_case,
 )
 from tests.golden.corpus import STREAMS, fold_golden
+from tests.test_examples import run_example
 
 
 @pytest.mark.parametrize("stream", STREAMS, ids=lambda p: p.stem)
@@ -119,15 +121,8 @@ def test_results_errors_arguments_and_drops() -> None:
     assert single.input == "Find docs\nThanks"
 
 
-def test_the_deepeval_example_scores_the_recording() -> None:
-    import subprocess
-    import sys
-
-    example = Path(__file__).resolve().parent.parent.parent / "examples" / "deepeval_score.py"
-    done = subprocess.run(
-        [sys.executable, str(example)], capture_output=True, text=True, check=True, timeout=120
-    )
-    lines = done.stdout.splitlines()
+def test_the_deepeval_example_scores_the_recording(examples_dir: Path) -> None:
+    lines = run_example(sys.executable, str(examples_dir / "deepeval_score.py"))
     assert lines[0] == "LLMTestCase: What's the weather in Paris? Show me the city too."
     assert "  retrieval context: ['18°C and sunny in Paris']" in lines
     assert lines[-1] == "PatternMatchMetric: 1.0 (pass)"
@@ -135,7 +130,6 @@ def test_the_deepeval_example_scores_the_recording() -> None:
 
 def test_convert_to_deepeval_writes_the_test_case() -> None:
     import subprocess
-    import sys
 
     root = Path(__file__).resolve().parent.parent.parent
     log = root / "examples" / "runs" / "pydantic-ai-weather.sse"

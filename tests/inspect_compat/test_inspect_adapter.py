@@ -8,6 +8,7 @@ own ``messages_from_openai`` makes of our OpenAI rendering of the same transcrip
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from agui_transcripts import ToolMessage, fold
 from agui_transcripts.adapters.inspect import to_inspect
 from agui_transcripts.adapters.openai import to_openai
 from tests.golden.corpus import STREAMS, fold_golden
+from tests.test_examples import run_example
 
 
 def _calls(messages: list[Any]) -> list[Any]:
@@ -84,15 +86,8 @@ def test_native_slots() -> None:
     assert (tool.tool_call_id, tool.function, tool.error.message) == ("c1", "f", "timeout")
 
 
-def test_the_inspect_example_prints_the_messages() -> None:
-    import subprocess
-    import sys
-
-    example = Path(__file__).resolve().parent.parent.parent / "examples" / "inspect_messages.py"
-    done = subprocess.run(
-        [sys.executable, str(example)], capture_output=True, text=True, check=True, timeout=120
-    )
-    lines = done.stdout.splitlines()
+def test_the_inspect_example_prints_the_messages(examples_dir: Path) -> None:
+    lines = run_example(sys.executable, str(examples_dir / "inspect_messages.py"))
     assert lines[0] == "ChatMessageUser user-1: 'Book me a table for two tonight at Chez Marie.'"
     assert lines[1].endswith("['reasoning', 'text']")
     assert "  answers call_confirm_1 (confirm_booking)" in lines
