@@ -536,7 +536,11 @@ class RunRecord:
         return out
 
 
-def _parse_arguments(raw: str) -> tuple[Any, str | None]:
+def parse_arguments(raw: str) -> tuple[Any, str | None]:
+    """A call's argument text as ``(value, None)``, or ``(None, why)`` if not one JSON value.
+
+    Blank text is ``{}``. Adapters decide what a non-object value becomes.
+    """
     if not raw.strip():
         return {}, None
     try:
@@ -669,12 +673,12 @@ class ToolCallRecord:
     @property
     def parsed_arguments(self) -> Any:
         """The arguments parsed as JSON (``{}`` for none), or None when they do not parse."""
-        return _parse_arguments(self.call.arguments)[0]
+        return parse_arguments(self.call.arguments)[0]
 
     @property
     def parse_error(self) -> str | None:
         """Why the arguments are not JSON, or None when they are."""
-        return _parse_arguments(self.call.arguments)[1]
+        return parse_arguments(self.call.arguments)[1]
 
     def to_dict(self) -> JSONObject:
         """A plain summary, for logs and JSON output."""

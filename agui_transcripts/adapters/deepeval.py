@@ -28,7 +28,6 @@ user content parts                text parts joined; media parts dropped, report
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -41,6 +40,7 @@ from ..model import (
     ToolMessage,
     Transcript,
     UserMessage,
+    parse_arguments,
 )
 from ..projection import Policy
 from . import messages_of, report, tool_text
@@ -60,12 +60,7 @@ def _deepeval() -> Any:
 
 def _parameters(call: ToolCall, diagnostics: list[Diagnostic] | None) -> dict[str, Any]:
     raw = call.arguments
-    if not raw.strip():
-        return {}
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = None
+    value, _ = parse_arguments(raw)
     if isinstance(value, dict):
         return value
     report(

@@ -26,7 +26,6 @@ other user media parts            dropped, reported (``inspect-dropped``)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,6 +41,7 @@ from ..model import (
     ToolMessage,
     Transcript,
     UserMessage,
+    parse_arguments,
 )
 from ..projection import Policy
 from . import data_url, messages_of, report
@@ -62,12 +62,9 @@ def _inspect() -> tuple[Any, Any]:
 
 def _arguments(call: ToolCall) -> tuple[dict[str, Any], str | None]:
     raw = call.arguments
-    if not raw.strip():
-        return {}, None
-    try:
-        value = json.loads(raw)
-    except ValueError as exc:
-        return {}, f"Invalid JSON arguments ({exc}): {raw}"
+    value, error = parse_arguments(raw)
+    if error is not None:
+        return {}, f"Invalid JSON arguments ({error}): {raw}"
     if not isinstance(value, dict):
         return {}, f"Arguments are not a JSON object: {raw}"
     return value, None

@@ -43,6 +43,7 @@ from ..model import (
     ToolMessage,
     Transcript,
     UserMessage,
+    parse_arguments,
 )
 from ..projection import (
     MediaPart,
@@ -105,12 +106,9 @@ def _block(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def _call_args(raw: str) -> tuple[dict[str, Any] | None, str | None]:
-    if not raw.strip():
-        return {}, None
-    try:
-        value = json.loads(raw)
-    except ValueError as exc:
-        return None, f"arguments are not valid JSON: {exc}"
+    value, error = parse_arguments(raw)
+    if error is not None:
+        return None, f"arguments are not valid JSON: {error}"
     if not isinstance(value, dict):
         return None, f"arguments are JSON but not an object ({type(value).__name__})"
     return value, None

@@ -40,6 +40,7 @@ from ..model import (
     ToolMessage,
     Transcript,
     UserMessage,
+    parse_arguments,
 )
 from ..projection import (
     Policy,
@@ -172,13 +173,9 @@ def _arguments(raw: str, repair: bool, call_id: str, diagnostics: list[Diagnosti
         return raw
     if not raw.strip():
         return "{}"
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = None
-    else:
-        if isinstance(value, dict):
-            return raw
+    value, _ = parse_arguments(raw)
+    if isinstance(value, dict):
+        return raw
     report(
         diagnostics,
         "openai-arguments-repaired",

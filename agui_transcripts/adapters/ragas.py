@@ -27,12 +27,18 @@ ids, run and thread ids           metadata, with ``metadata=True``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..diagnostics import RULES, Diagnostic
-from ..model import AssistantMessage, Message, ToolMessage, Transcript, UserMessage
+from ..model import (
+    AssistantMessage,
+    Message,
+    ToolMessage,
+    Transcript,
+    UserMessage,
+    parse_arguments,
+)
 from ..projection import Policy, is_synthetic
 from . import messages_of
 
@@ -55,12 +61,7 @@ def import_ragas_messages() -> Any:
 
 def ragas_args(raw: str) -> dict[str, Any]:
     """Arguments as ragas takes them: a dict, or ``{"raw_args": text}`` when not an object."""
-    if not raw.strip():
-        return {}
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return {"raw_args": raw}
+    value, _ = parse_arguments(raw)
     return value if isinstance(value, dict) else {"raw_args": raw}
 
 
