@@ -243,7 +243,7 @@ def _normalize_structure(
     """
     if depth > _STRUCTURE_DEPTH:
         return value
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         out: dict[str, Any] = {}
         activity = value.get("role") == "activity"
         for key, item in value.items():
@@ -251,13 +251,22 @@ def _normalize_structure(
             if (item is None and renamed not in keep_null) or (renamed != key and renamed in value):
                 continue  # null reads as absent; the 1.0 spelling wins over an alias
             key = renamed
-            if key in _OPEN_KEYS or (activity and key == "content"):
+            if (
+                isinstance(item, (str, int, float))  # a leaf (most items): nothing to do
+                or key in _OPEN_KEYS
+                or (activity and key == "content")
+            ):
                 out[key] = item
             else:
                 out[key] = _normalize_structure(item, keep_null, depth + 1)
         return out
     if isinstance(value, list):
-        return [_normalize_structure(item, keep_null, depth + 1) for item in value]
+        return [
+            item
+            if isinstance(item, (str, int, float))
+            else _normalize_structure(item, keep_null, depth + 1)
+            for item in value
+        ]
     return value
 
 
@@ -438,10 +447,12 @@ class EventIntake:
                 and (
                     kind in _FAST_TYPES
                     # A results or run end holding no structure (one brace, no bracket).
-                    or (kind in _NESTED_TYPES and data.count(b"{") == 1 and b"[" not in data)
+                    or (kind in _NESTED_TYPES and data.count(b"{") == 1 and data.find(b"[") < 0)
                 )
                 and _is_canonical_key_set(value)
-                and b"null" not in data  # cheaper than scanning the values for None
+                # Cheaper than scanning the values for None. (find, not `in`: bytes'
+                # `in` first tries its operand as an int, an exception per call.)
+                and data.find(b"null") < 0
             ):
                 return value
             return self._from_mapping(value, index, line, from_object=False)

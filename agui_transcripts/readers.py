@@ -159,7 +159,7 @@ class EventReader:
         try:
             for raw in lines:
                 line += 1
-                if b"\r" in raw or raw.isspace() or len(raw) > max_event:
+                if raw.find(b"\r") >= 0 or raw.isspace() or len(raw) > max_event:
                     self._line = line - 1
                     yield from self._jsonl(raw)
                     line = self._line
