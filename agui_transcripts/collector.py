@@ -15,8 +15,8 @@ from typing import Any
 
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input
-from .limits import DEFAULT_LIMITS, Limits
-from .model import ToolMessage, Transcript
+from .limits import DEFAULT_LIMITS, Limits, bound
+from .model import RunRecord, ToolMessage, Transcript
 from .ownership import settle
 from .pipeline import ProtocolPipeline
 from .readers import (
@@ -36,6 +36,9 @@ _DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCa
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
 _LANE_TYPES = _CHUNK_TYPES | _DELTA_ID_KEYS.keys()
+
+# A delta route: (text pieces, size table, run); see Reducer.delta_route.
+_Route = tuple[list[str], dict[str, int], RunRecord]
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -85,6 +88,21 @@ class Collector:
             max_text_chars=self.limits.max_text_chars,
         )
         self._closed = False
+        # Where the next plain delta of an item goes, by delta type and item id: filled
+        # by the delta lane, emptied by every other event (see feed_canonical).
+        self._text_routes: dict[str, _Route] = {}
+        self._args_routes: dict[str, _Route] = {}
+        self._routes: dict[str, tuple[str, dict[str, _Route]]] = {
+            "TEXT_MESSAGE_CONTENT": ("messageId", self._text_routes),
+            "TOOL_CALL_ARGS": ("toolCallId", self._args_routes),
+        }
+        self._max_text = bound(self.limits.max_text_chars)
+
+    def _forget_routes(self) -> None:
+        if self._text_routes:
+            self._text_routes.clear()
+        if self._args_routes:
+            self._args_routes.clear()
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -101,8 +119,26 @@ class Collector:
 
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
+        if len(event) == 3:
+            # The next plain delta of an item the delta lane has just taken: nothing but
+            # an event of the lane came since, so every layer is as the lane left it.
+            found = self._routes.get(event["type"])
+            if found is not None:
+                item_id = event.get(found[0])
+                delta = event.get("delta")
+                if type(item_id) is str and type(delta) is str and delta:
+                    route = found[1].get(item_id)
+                    if route is not None:
+                        pieces, sizes, run = route
+                        size = sizes[item_id] + len(delta)
+                        if size <= self._max_text:
+                            sizes[item_id] = size
+                            pieces.append(delta)
+                            run.last_event_index = index
+                            return
         if len(event) <= 4 and event["type"] in _LANE_TYPES and self._fast_delta(event, index):
             return
+        self._forget_routes()
         pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
         explicit = pipeline.chunks.feed(event, index=index)
         verify = pipeline.verifier.feed
@@ -141,11 +177,16 @@ class Collector:
             return False
         if len(event) == 4 and type(event.get("timestamp")) not in (int, float):
             return False
-        return (
+        if not (
             pipeline.chunks.is_idle()
             and pipeline.verifier.accepts_delta(kind, item_id)
             and self._reducer.append_delta(kind, item_id, delta, index)
-        )
+        ):
+            return False
+        route = self._reducer.delta_route(kind, item_id)
+        if route is not None:
+            self._routes[kind][1][item_id] = route
+        return True
 
     def close(self) -> Transcript:
         """End of input: close owed chunk streams, settle the last run, return the result."""
@@ -153,6 +194,7 @@ class Collector:
         return self.transcript
 
     def _end_input(self) -> None:
+        self._forget_routes()
         if not self._closed:
             self._closed = True
             for explicit in self._pipeline.close_streams():
@@ -183,6 +225,7 @@ class Collector:
         input carries it (see :meth:`Transcript.next_run_input`). A call that already has
         an answer keeps it: the attempt is reported and None returned.
         """
+        self._forget_routes()
         return self._reducer.add_client_result(
             tool_call_id, content, error=error, message_id=message_id
         )
@@ -193,6 +236,7 @@ class Collector:
         return self._snapshot(copy=True)
 
     def _snapshot(self, *, copy: bool) -> Transcript:
+        self._forget_routes()  # what the caller does with the transcript is theirs
         reducer = self._reducer
         if copy:
             # Runs and records are copied, so a transcript read mid-stream keeps its states.

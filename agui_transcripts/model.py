@@ -48,7 +48,11 @@ ContentPart = dict[str, Any]
 
 
 class _Text:
-    """Text built from deltas: appended in O(1), joined once when read."""
+    """Text built from deltas: appended in O(1), joined once when read.
+
+    Its list of pieces stays the same object for the text's whole life (joining and
+    replacing happen in place), so a holder of :attr:`pieces` may append to it.
+    """
 
     __slots__ = ("_chunks",)
 
@@ -59,12 +63,20 @@ class _Text:
         self._chunks.append(delta)
 
     @property
+    def pieces(self) -> list[str]:
+        """The live list of pieces (see the class docstring)."""
+        return self._chunks
+
+    def replace(self, text: str) -> None:
+        self._chunks[:] = [text] if text else []
+
+    @property
     def text(self) -> str:
         chunks = self._chunks
         if len(chunks) == 1:
             return chunks[0]
         joined = "".join(chunks)
-        self._chunks = [joined] if joined else []
+        chunks[:] = [joined] if joined else []
         return joined
 
     def __bool__(self) -> bool:
@@ -112,11 +124,15 @@ class ToolCall:
 
     @arguments.setter
     def arguments(self, value: str) -> None:
-        self._arguments = _Text(value)
+        self._arguments.replace(value)
 
     def append_arguments(self, delta: str) -> None:
         """Append one streamed argument delta."""
         self._arguments.append(delta)
+
+    def argument_pieces(self) -> list[str]:
+        """The live list later argument deltas are appended to."""
+        return self._arguments.pieces
 
     def merge_metadata(self, incoming: object) -> None:
         """Merge event metadata into the call (A15)."""
@@ -307,6 +323,10 @@ class TextSegment:
     def text(self) -> str:
         """The segment's text."""
         return self._text.text
+
+    def pieces(self) -> list[str]:
+        """The live list later deltas of this segment are appended to."""
+        return self._text.pieces
 
 
 class AssistantMessage(Message):

@@ -42,6 +42,7 @@ from .model import (
     ResultSource,
     RunRecord,
     SystemMessage,
+    TextSegment,
     ToolCall,
     ToolCallRecord,
     ToolMessage,
@@ -304,6 +305,35 @@ class Reducer:
                 self._admit("call", item_id, delta)  # reports it
         run.last_event_index = index
         return True
+
+    def delta_route(
+        self, kind: str, item_id: str
+    ) -> tuple[list[str], dict[str, int], RunRecord] | None:
+        """Where :meth:`append_delta` just put a delta for ``item_id``, for the next ones.
+
+        ``(pieces, sizes, run)``: the live list of text pieces the delta went to, the
+        table counting the item's characters against the text limit (keyed by the item's
+        id) and the run it belongs to. Until another event is applied, a plain delta for
+        the item needs nothing but appending there, counting, and marking the run's last
+        event. None when there is no such place.
+        """
+        run = self._run
+        if run is None:
+            return None
+        if kind == "TEXT_MESSAGE_CONTENT":
+            node = self._by_id.get(item_id)
+            if node is None or type(node.message) is not AssistantMessage:
+                return None
+            segments = node.message.segments
+            last = segments[-1] if segments else None
+            if type(last) is not TextSegment or last.epoch != self._epoch:
+                return None
+            return last.pieces(), self._message_sizes, run
+        owner = self._call_owner.get(item_id)
+        call = None if owner is None else self._call_in(owner, item_id)
+        if call is None:
+            return None
+        return call.argument_pieces(), self._call_sizes, run
 
     def _admit(self, noun: str, item_id: str, delta: str) -> bool:
         """Whether a delta fits the text limit of its message or call (else reported)."""

@@ -21,7 +21,14 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from agui_transcripts import Collector, EventReader, ProtocolError, Transcript, fold
+from agui_transcripts import (
+    AssistantMessage,
+    Collector,
+    EventReader,
+    ProtocolError,
+    Transcript,
+    fold,
+)
 from agui_transcripts.events import EventIntake
 
 from .generate import random_stream
@@ -237,3 +244,82 @@ def test_record_copies_hold_every_field_and_their_own_results() -> None:
         }
         assert copied.call is record.call
         assert copied.results is not record.results
+
+
+def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the lane takes an item's delta, its next plain deltas go straight to the text."""
+    taken = 0
+    original = Collector._fast_delta
+
+    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
+        nonlocal taken
+        done = original(self, event, index)
+        taken += done
+        return done
+
+    monkeypatch.setattr(Collector, "_fast_delta", counting)
+    events = [
+        RS(),
+        TMS("m1", "assistant"),
+        TMC("m1", "a"),  # the lane
+        TMC("m1", "b"),
+        TCS("c1", "f", "m1"),  # any other event: the next deltas take the lane again
+        TCA("c1", '{"x"'),  # the lane
+        TMC("m1", "c"),  # the lane (the call came between)
+        TCA("c1", ": 1"),
+        TMC("m1", "d"),
+        TCA("c1", "}"),
+        TCE("c1"),
+        TME("m1"),
+        RF(),
+    ]
+    transcript = fold(events)
+    assert taken == 3
+    message = transcript.to_dicts()[0]
+    assert message["content"] == "abcd"
+    assert message["toolCalls"][0]["function"]["arguments"] == '{"x": 1}'
+    assert [d.code for d in transcript.diagnostics] == ["owner-unknown"]  # c1 unanswered
+
+
+def _live_session() -> dict[str, Any]:
+    """Deltas fed around reads and edits of the live transcript, as a notebook does."""
+    collector = Collector()
+    for event in [RS(), TMS("m1", "assistant"), TMC("m1", "a")]:
+        collector.feed(event)
+    message = collector.transcript.messages[0]  # held: its text keeps growing
+    assert isinstance(message, AssistantMessage)
+    collector.feed(TMC("m1", "b"))
+    collector.feed(TMC("m1", "b"))
+    seen = [message.content]  # joins the text so far, between two deltas
+    collector.feed(TMC("m1", "c"))
+    collector.feed(TCS("c1", "f", "m1"))
+    assert message.tool_calls is not None
+    call = message.tool_calls[0]
+    collector.feed(TCA("c1", '{"x"'))
+    collector.feed(TCA("c1", ": 1"))
+    call.arguments = '{"y"'  # an edit of the live call, between two deltas
+    collector.feed(TCA("c1", ": 2}"))
+    collector.feed(TCE("c1"))
+    collector.feed(TMC("m1", "d"))
+    collector.feed(TMC("m1", "e"))
+    seen.append(collector.transcript.to_dicts()[0]["content"])
+    collector.feed(TME("m1"))
+    collector.feed(RF())
+    final = collector.close()
+    return {
+        "seen": seen,
+        "messages": final.to_dicts(),
+        "codes": [d.code for d in final.diagnostics],
+    }
+
+
+def test_reading_or_editing_the_live_transcript_between_deltas_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fast = _live_session()
+    assert fast["seen"] == ["abb", "abbcde"]
+    assert fast["messages"][0]["content"] == "abbcde"
+    assert fast["messages"][0]["toolCalls"][0]["function"]["arguments"] == '{"y": 2}'
+    with monkeypatch.context() as patch:
+        patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
+        assert _live_session() == fast
