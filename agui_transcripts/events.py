@@ -295,6 +295,9 @@ class _ModelPlan(NamedTuple):
     wire: dict[str, str]  # field name -> wire name
     structured: frozenset[str]  # wire names whose value may be a structure
     required: frozenset[str]  # wire names whose None would be a value, not absence
+    # Whether the fields read (no None, no structure) are a canonical event as they are:
+    # canonical wire names, and a type with nothing further to check or rewrite.
+    canonical: bool
 
 
 _ATOMIC_TYPES = (str, int, float, bool, type(None))
@@ -331,18 +334,25 @@ def _model_plan(cls: type) -> _ModelPlan | None:
             structured.add(wire[name])
         if field.is_required() or field.default is not None:
             required.add(wire[name])
-    return _ModelPlan(kind, wire, frozenset(structured), frozenset(required))
+    canonical = (
+        kind in EVENT_TYPES
+        and kind not in _SLOW_TYPES - _NESTED_TYPES  # a role to check
+        and _is_canonical_key_set(wire.values())
+    )
+    return _ModelPlan(kind, wire, frozenset(structured), frozenset(required), canonical)
 
 
 _MODEL_PLANS: dict[type, _ModelPlan | None] = {}
+_ATOMIC_VALUE_TYPES = frozenset({str, int, float, bool})
 
 
-def _flat_model_fields(item: object) -> dict[str, Any] | None:
+def _flat_model_fields(item: object) -> tuple[dict[str, Any], bool] | None:
     """A flat SDK event model's fields by wire name, read without ``model_dump``.
 
     Most events hold only strings and numbers; reading them straight from the model is
-    several times cheaper than dumping it. None (use ``model_dump``) for anything else:
-    not a pydantic event, extra fields, or a field that holds a structure.
+    several times cheaper than dumping it. Returns the fields and whether they are a
+    canonical event as they are; None (use ``model_dump``) for anything else: not a
+    pydantic event, extra fields, or a field that holds a structure.
     """
     cls = type(item)
     try:
@@ -351,13 +361,18 @@ def _flat_model_fields(item: object) -> dict[str, Any] | None:
         plan = _MODEL_PLANS[cls] = _model_plan(cls)
     if plan is None or getattr(item, "__pydantic_extra__", None):
         return None
-    values: dict[str, Any] = item.__dict__
-    wire = plan.wire
-    fields = {wire[name]: value for name, value in values.items() if value is not None}
-    if not plan.structured.isdisjoint(fields) or not plan.required.issubset(fields):
-        return None  # a structure (for model_dump to make JSON of), or a None to keep
-    fields["type"] = plan.kind
-    return fields
+    kind, wire, structured, required, canonical = plan
+    fields: dict[str, Any] = {}
+    for name, value in item.__dict__.items():
+        if value is not None:
+            key = wire[name]
+            if key in structured and type(value) not in _ATOMIC_VALUE_TYPES:
+                return None  # a structure, for model_dump to make JSON of
+            fields[key] = value
+    if not required.issubset(fields):
+        return None  # a None to keep, for the verifier to judge
+    fields["type"] = kind
+    return fields, canonical
 
 
 def _type_name(value: object) -> object:
@@ -412,19 +427,20 @@ class EventIntake:
         if index >= self._max_events:
             self._stop(index, line)
             return None
-        self.count += 1
+        self.count = index + 1
         if type(item) is dict:
             event: dict[str, Any] = item
             if _is_canonical(event):
                 return event
             return self._from_mapping(event, index, line, from_object=False)
-        if isinstance(item, (str, bytes, bytearray, memoryview)):
-            return self._from_json(item, index, line)
-        fields = _flat_model_fields(item)
-        if fields is not None:
-            if _is_canonical(fields):
+        flat = _flat_model_fields(item)  # first: SDK events are the other common input
+        if flat is not None:
+            fields, canonical = flat
+            if canonical:
                 return fields
             return self._from_mapping(fields, index, line, from_object=True)
+        if isinstance(item, (str, bytes, bytearray, memoryview)):
+            return self._from_json(item, index, line)
         if isinstance(item, Mapping):
             return self._from_mapping(dict(item), index, line, from_object=False)
         return self._from_object(item, index, line)

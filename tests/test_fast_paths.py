@@ -29,7 +29,7 @@ from agui_transcripts import (
     Transcript,
     fold,
 )
-from agui_transcripts.events import EventIntake
+from agui_transcripts.events import EventIntake, _flat_model_fields
 
 from .generate import random_stream
 from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMK, TMS
@@ -178,6 +178,25 @@ def test_flat_models_read_as_model_dump_reads_them(events: list[Any]) -> None:
         fast, general = EventIntake(), EventIntake()
         assert fast.normalize(model) == general._from_object(model, 0, None)
         assert [d.code for d in fast.sink.diagnostics] == [d.code for d in general.sink.diagnostics]
+
+
+def test_flat_reading_takes_plain_results_and_leaves_structures_to_model_dump() -> None:
+    """Guard for the test above: the shortcut must actually fire where it can."""
+    core = pytest.importorskip("ag_ui.core")
+    plain = core.ToolCallResultEvent(message_id="r1", tool_call_id="c1", content="18C")
+    assert _flat_model_fields(plain) == (
+        {"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": "c1", "content": "18C"},
+        True,
+    )
+    if hasattr(core, "TextPart"):  # ag-ui-protocol 1.0: content may be parts
+        parts = [core.TextPart(text="18C")]
+        structured = core.ToolCallResultEvent(message_id="r1", tool_call_id="c1", content=parts)
+        assert _flat_model_fields(structured) is None
+    if hasattr(core, "ReasoningMessageStartEvent"):
+        reasoning = core.ReasoningMessageStartEvent(message_id="m1", role="reasoning")
+        flat = _flat_model_fields(reasoning)
+        assert flat is not None
+        assert flat[1] is False  # its role is checked on the full path
 
 
 class _WatchedLog(io.BytesIO):
