@@ -30,6 +30,7 @@ from types import UnionType
 from typing import Any, NamedTuple
 
 from ._codec import JSONDecodeError, loads
+from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 
 __all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event", "normalize_run_input"]
@@ -320,7 +321,7 @@ def _is_atomic(annotation: object) -> bool:
 
 def _model_plan(cls: type) -> _ModelPlan | None:
     fields = getattr(cls, "model_fields", None)
-    if not isinstance(fields, dict) or "type" not in fields:
+    if not isinstance(fields, dict) or "type" not in fields or not is_plain_model(cls):
         return None
     kind = _type_name(fields["type"].default)
     if not isinstance(kind, str):
@@ -346,13 +347,14 @@ _MODEL_PLANS: dict[type, _ModelPlan | None] = {}
 _ATOMIC_VALUE_TYPES = frozenset({str, int, float, bool})
 
 
-def _flat_model_fields(item: object) -> tuple[dict[str, Any], bool] | None:
-    """A flat SDK event model's fields by wire name, read without ``model_dump``.
+def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool] | None:
+    """An SDK event model's fields by wire name, read without ``model_dump``.
 
-    Most events hold only strings and numbers; reading them straight from the model is
-    several times cheaper than dumping it. Returns the fields and whether they are a
-    canonical event as they are; None (use ``model_dump``) for anything else: not a
-    pydantic event, extra fields, or a field that holds a structure.
+    Reading the fields straight from the model (and its nested models, see
+    :mod:`._dump`) is several times cheaper than dumping it. Returns the fields and
+    whether they are a canonical event as they are; None (use ``model_dump``) for
+    anything else: not a plain pydantic event, extra fields, a None that is a value, or a
+    structure :func:`json_value` cannot vouch for.
     """
     cls = type(item)
     try:
@@ -367,7 +369,10 @@ def _flat_model_fields(item: object) -> tuple[dict[str, Any], bool] | None:
         if value is not None:
             key = wire[name]
             if key in structured and type(value) not in _ATOMIC_VALUE_TYPES:
-                return None  # a structure, for model_dump to make JSON of
+                value = json_value(value)  # a structure: as model_dump would give it
+                if value is NOT_PLAIN:
+                    return None  # ... or model_dump itself
+                canonical = False  # it may need rewriting
             fields[key] = value
     if not required.issubset(fields):
         return None  # a None to keep, for the verifier to judge
@@ -433,7 +438,7 @@ class EventIntake:
             if _is_canonical(event):
                 return event
             return self._from_mapping(event, index, line, from_object=False)
-        flat = _flat_model_fields(item)  # first: SDK events are the other common input
+        flat = _sdk_event_fields(item)  # first: SDK events are the other common input
         if flat is not None:
             fields, canonical = flat
             if canonical:

@@ -10,6 +10,7 @@ with the shortcuts as without them.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import gc
 import io
 import json
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError, field_serializer
 
 from agui_transcripts import (
     AssistantMessage,
@@ -29,7 +30,7 @@ from agui_transcripts import (
     Transcript,
     fold,
 )
-from agui_transcripts.events import EventIntake, _flat_model_fields
+from agui_transcripts.events import EventIntake, _sdk_event_fields
 
 from .generate import random_stream
 from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMK, TMS
@@ -180,23 +181,90 @@ def test_flat_models_read_as_model_dump_reads_them(events: list[Any]) -> None:
         assert [d.code for d in fast.sink.diagnostics] == [d.code for d in general.sink.diagnostics]
 
 
-def test_flat_reading_takes_plain_results_and_leaves_structures_to_model_dump() -> None:
+def test_sdk_reading_takes_the_shortcut_where_it_can() -> None:
     """Guard for the test above: the shortcut must actually fire where it can."""
     core = pytest.importorskip("ag_ui.core")
     plain = core.ToolCallResultEvent(message_id="r1", tool_call_id="c1", content="18C")
-    assert _flat_model_fields(plain) == (
+    assert _sdk_event_fields(plain) == (
         {"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": "c1", "content": "18C"},
         True,
     )
+    started = core.RunStartedEvent(
+        thread_id="t",
+        run_id="r1",
+        input=core.RunAgentInput(
+            thread_id="t",
+            run_id="r1",
+            state={"k": [1, 2.5, True, None]},
+            messages=[core.UserMessage(id="u1", content="hi")],
+            tools=[],
+            context=[],
+            forwarded_props={},
+        ),
+    )
+    read = _sdk_event_fields(started)
+    assert read is not None
+    assert read[1] is False  # nested structures: rewritten on the full path
+    dumped = started.model_dump(by_alias=True, mode="json")
+    assert read[0]["input"] == dumped["input"]
     if hasattr(core, "TextPart"):  # ag-ui-protocol 1.0: content may be parts
         parts = [core.TextPart(text="18C")]
         structured = core.ToolCallResultEvent(message_id="r1", tool_call_id="c1", content=parts)
-        assert _flat_model_fields(structured) is None
+        read = _sdk_event_fields(structured)
+        assert read is not None
+        assert read[0]["content"] == structured.model_dump(by_alias=True, mode="json")["content"]
     if hasattr(core, "ReasoningMessageStartEvent"):
         reasoning = core.ReasoningMessageStartEvent(message_id="m1", role="reasoning")
-        flat = _flat_model_fields(reasoning)
-        assert flat is not None
-        assert flat[1] is False  # its role is checked on the full path
+        read = _sdk_event_fields(reasoning)
+        assert read is not None
+        assert read[1] is False  # its role is checked on the full path
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _input_with_state(core: Any, state: Any) -> Any:
+    return core.RunStartedEvent(
+        thread_id="t",
+        run_id="r1",
+        input=core.RunAgentInput(
+            thread_id="t",
+            run_id="r1",
+            state=state,
+            messages=[],
+            tools=[],
+            context=[],
+            forwarded_props={},
+        ),
+    )
+
+
+def test_values_the_shortcut_cannot_vouch_for_go_through_model_dump() -> None:
+    core = pytest.importorskip("ag_ui.core")
+
+    class Stamped(core.TextMessageContentEvent):  # type: ignore[misc,name-defined]
+        @field_serializer("delta")
+        def _shout(self, value: str) -> str:
+            return value.upper()
+
+    when = datetime.datetime(2026, 1, 2, 3, 4, 5)
+    odd = [
+        Stamped(message_id="m1", delta="hi"),  # a serializer of its own
+        _input_with_state(core, {"when": when}),  # a value JSON has no type for
+        _input_with_state(core, {"x": float("nan")}),
+        _input_with_state(core, {1: "int key"}),
+        _input_with_state(core, _nested(100)),
+    ]
+    for model in odd:
+        assert _sdk_event_fields(model) is None
+        fast, general = EventIntake(), EventIntake()
+        assert fast.normalize(model) == general._from_object(model, 0, None)
+    assert EventIntake().normalize(odd[0])["delta"] == "HI"  # type: ignore[index]
+    assert EventIntake().normalize(odd[1])["input"]["state"] == {"when": "2026-01-02T03:04:05"}  # type: ignore[index]
 
 
 class _WatchedLog(io.BytesIO):
