@@ -127,6 +127,21 @@ _CHECKS: dict[str, tuple[tuple[str, str, bool, frozenset[type]], ...]] = {
     for kind, spec in _FIELDS.items()
 }
 _ABSENT: Final = object()
+# The same checks split for a quick first pass: the required fields with their exact
+# types, and the optional ones by name (looked up only when the event has more keys than
+# its type and required fields). Anything unusual is judged by the ordered loop.
+_REQUIRED: dict[str, tuple[tuple[str, frozenset[type]], ...]] = {
+    kind: tuple((field, exact) for field, _, required, exact in checks if required)
+    for kind, checks in _CHECKS.items()
+}
+_OPTIONAL: dict[str, dict[str, frozenset[type]]] = {
+    kind: {field: exact for field, _, required, exact in checks if not required}
+    for kind, checks in _CHECKS.items()
+}
+_ROLE_KINDS = frozenset(
+    {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_START", "TOOL_CALL_RESULT"}
+)
+_OUTCOME_KINDS = frozenset({"RUN_FINISHED", "SUBAGENT_FINISHED"})
 
 
 def _kind_matches(value: object, expected: str) -> bool:
@@ -283,6 +298,35 @@ class Verifier:
     def _check_fields(
         self, kind: str, event: Event, checks: tuple[tuple[str, str, bool, frozenset[type]], ...]
     ) -> None:
+        if not self._fields_plainly_valid(kind, event):
+            self._report_fields(kind, event, checks)
+        if kind in _ROLE_KINDS:
+            role = event.get("role")
+            if isinstance(role, str):
+                self._check_role(kind, role)
+        elif kind in _OUTCOME_KINDS:
+            outcome = event.get("outcome")
+            if isinstance(outcome, dict):
+                self._check_outcome(kind, outcome)
+
+    @staticmethod
+    def _fields_plainly_valid(kind: str, event: Event) -> bool:
+        """The quick pass: every required field present and every known one exactly typed."""
+        required = _REQUIRED[kind]
+        for field, exact in required:
+            if type(event.get(field)) not in exact:
+                return False
+        if len(event) > len(required) + 1:  # optional fields (or unknown keys) present
+            optional = _OPTIONAL[kind]
+            for field, value in event.items():
+                exact = optional.get(field)
+                if exact is not None and type(value) not in exact:
+                    return False
+        return True
+
+    def _report_fields(
+        self, kind: str, event: Event, checks: tuple[tuple[str, str, bool, frozenset[type]], ...]
+    ) -> None:
         for field, expected, required, exact in checks:
             value = event.get(field, _ABSENT)
             if type(value) in exact:
@@ -300,12 +344,6 @@ class Verifier:
                     "malformed-event",
                     f"{kind}.{field}: expected {shown}, received {_received(value)}",
                 )
-        role = event.get("role")
-        if role is not None and isinstance(role, str):
-            self._check_role(kind, role)
-        outcome = event.get("outcome")
-        if isinstance(outcome, dict) and kind in ("RUN_FINISHED", "SUBAGENT_FINISHED"):
-            self._check_outcome(kind, outcome)
 
     def _check_role(self, kind: str, role: str) -> None:
         if kind in ("TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK"):
