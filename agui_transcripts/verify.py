@@ -318,9 +318,9 @@ class Verifier:
                 return False
         if len(event) > len(required) + 1:  # optional fields (or unknown keys) present
             optional = _OPTIONAL[kind]
-            for field, value in event.items():
-                exact = optional.get(field)
-                if exact is not None and type(value) not in exact:
+            for key, value in event.items():
+                allowed = optional.get(key)
+                if allowed is not None and type(value) not in allowed:
                     return False
         return True
 
