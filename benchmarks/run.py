@@ -96,23 +96,28 @@ def bare_fold(path: str) -> int:
 
     Decode each line, group text and argument deltas by their item, keep every other
     event. No checks, no diagnostics, no order, no messages, no records: what is left
-    of a fold when everything this library is for is taken out.
+    of a fold when everything this library is for is taken out. The cyclic garbage
+    collector is held, as ``fold`` holds it.
     """
     pieces: dict[Any, list[str]] = {}
     others: list[Any] = []
-    with open(path, "rb") as lines:
-        for line in lines:
-            event = loads(line)
-            delta = event.get("delta")
-            if delta is None:
-                others.append(event)
-                continue
-            item = event.get("messageId") or event.get("toolCallId")
-            held = pieces.get(item)
-            if held is None:
-                pieces[item] = [delta]
-            else:
-                held.append(delta)
+    gc.disable()
+    try:
+        with open(path, "rb") as lines:
+            for line in lines:
+                event = loads(line)
+                delta = event.get("delta")
+                if delta is None:
+                    others.append(event)
+                    continue
+                item = event.get("messageId") or event.get("toolCallId")
+                held = pieces.get(item)
+                if held is None:
+                    pieces[item] = [delta]
+                else:
+                    held.append(delta)
+    finally:
+        gc.enable()
     return len(pieces) + len(others)
 
 
