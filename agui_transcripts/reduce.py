@@ -68,10 +68,17 @@ class _Node:
 
     __slots__ = ("message", "next", "prev")
 
-    def __init__(self, message: Message | None) -> None:
-        self.message: Message = message  # type: ignore[assignment]  # None only for the sentinel
+    def __init__(self, message: Message) -> None:
+        self.message = message
         self.prev: _Node = self
         self.next: _Node = self
+
+    @classmethod
+    def ring(cls) -> _Node:
+        """The list's sentinel: it links the ends and holds no message (reading it fails)."""
+        head = cls.__new__(cls)
+        head.prev = head.next = head
+        return head
 
 
 # Events at which calls left open to a continuation are judged.
@@ -154,7 +161,7 @@ class Reducer:
         self._message_sizes = self._text_sizes["message"]
         self._call_sizes = self._text_sizes["call"]
         self._run_inputs = run_inputs or []
-        self._head = _Node(None)
+        self._head = _Node.ring()
         self._by_id: dict[str, _Node] = {}
         self._call_owner: dict[str, _Node] = {}
         self._cached: list[Message] | None = []
@@ -1111,7 +1118,7 @@ class Reducer:
         self._rebuild(kept)
 
     def _rebuild(self, messages: list[Message]) -> None:
-        self._head = _Node(None)
+        self._head = _Node.ring()
         self._by_id = {}
         self._call_owner = {}
         self._orphans = {}
