@@ -62,21 +62,21 @@ def _plan(cls: type) -> _Plan | None:
     return _Plan(wire, frozenset(omittable))
 
 
-def is_plain_model(cls: type) -> bool:
-    """Whether instances of ``cls`` dump as their fields read by alias (see above)."""
+def _plan_of(cls: type) -> _Plan | None:
     try:
-        plan = _PLANS[cls]
+        return _PLANS[cls]
     except KeyError:
         plan = _PLANS[cls] = _plan(cls)
-    return plan is not None
+        return plan
+
+
+def is_plain_model(cls: type) -> bool:
+    """Whether instances of ``cls`` dump as their fields read by alias (see above)."""
+    return _plan_of(cls) is not None
 
 
 def _model(item: Any, depth: int) -> Any:
-    cls = type(item)
-    try:
-        plan = _PLANS[cls]
-    except KeyError:
-        plan = _PLANS[cls] = _plan(cls)
+    plan = _plan_of(type(item))
     if plan is None or getattr(item, "__pydantic_extra__", None):
         return NOT_PLAIN
     wire, omittable = plan

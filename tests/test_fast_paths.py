@@ -116,18 +116,23 @@ def test_the_delta_lane_changes_nothing(events: list[Any], monkeypatch: pytest.M
     assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
 
 
-def test_the_delta_lane_is_taken_on_plain_streams(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guard against a lane that silently never fires (it would still pass the above)."""
-    taken = 0
+def _count_lane(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the deltas the lane takes: the returned list's one item."""
+    taken = [0]
     original = Collector._fast_delta
 
     def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
-        nonlocal taken
         done = original(self, event, index)
-        taken += done
+        taken[0] += done
         return done
 
     monkeypatch.setattr(Collector, "_fast_delta", counting)
+    return taken
+
+
+def test_the_delta_lane_is_taken_on_plain_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard against a lane that silently never fires (it would still pass the above)."""
+    taken = _count_lane(monkeypatch)
     events = [
         RS(),
         TMS("m1", "assistant"),
@@ -144,7 +149,7 @@ def test_the_delta_lane_is_taken_on_plain_streams(monkeypatch: pytest.MonkeyPatc
         RF(),
     ]
     transcript = fold(events)
-    assert taken == 5
+    assert taken[0] == 5
     assert [m["content"] for m in transcript.to_dicts()] == ["Hello!", "Goodbye"]
 
 
@@ -335,16 +340,7 @@ def test_record_copies_hold_every_field_and_their_own_results() -> None:
 
 def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
     """After the lane takes an item's delta, its next plain deltas go straight to the text."""
-    taken = 0
-    original = Collector._fast_delta
-
-    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
-        nonlocal taken
-        done = original(self, event, index)
-        taken += done
-        return done
-
-    monkeypatch.setattr(Collector, "_fast_delta", counting)
+    taken = _count_lane(monkeypatch)
     events = [
         RS(),
         TMS("m1", "assistant"),
@@ -361,7 +357,7 @@ def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.Monke
         RF(),
     ]
     transcript = fold(events)
-    assert taken == 3
+    assert taken[0] == 3
     message = transcript.to_dicts()[0]
     assert message["content"] == "abcd"
     assert message["toolCalls"][0]["function"]["arguments"] == '{"x": 1}'
