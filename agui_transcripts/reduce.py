@@ -349,6 +349,9 @@ class Reducer:
         if size <= self._max_text:
             sizes[item_id] = size
             return True
+        # Full: a later, shorter delta must not fit either (it would splice text around
+        # the dropped one). Every path compares against this count.
+        sizes[item_id] = self._max_text + 1
         key = (noun, item_id)
         if key not in self._text_full:
             self._text_full.add(key)

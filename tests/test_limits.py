@@ -201,6 +201,32 @@ def test_text_past_the_limit_is_dropped_once_reported_and_the_start_kept(metadat
     ]
 
 
+@pytest.mark.parametrize("metadata", [False, True], ids=["fast-lane", "general-path"])
+def test_after_the_text_limit_a_shorter_delta_is_dropped_too(metadata: bool) -> None:
+    """Nothing is spliced around a dropped delta: the text stops where the limit hit."""
+    extra = {"metadata": {"k": 1}} if metadata else {}
+    events = [
+        RS(),
+        TMS("m1"),
+        TMC("m1", "hello", **extra),
+        TMC("m1", "hello", **extra),
+        TMC("m1", ", world", **extra),  # would pass 12: dropped
+        TMC("m1", "!", **extra),  # would fit, but comes after a dropped delta
+        TME("m1"),
+        TCS("c1", "f", "m1"),
+        TCA("c1", '"abcdefghij', **extra),
+        TCA("c1", 'klm"', **extra),  # would pass 12: dropped
+        TCA("c1", '"', **extra),
+        TCE("c1"),
+        RF(),
+    ]
+    transcript = fold(events, limits=Limits(max_text_chars=12))
+    message = transcript.to_dicts()[0]
+    assert message["content"] == "hellohello"
+    assert message["toolCalls"][0]["function"]["arguments"] == '"abcdefghij'
+    assert codes(transcript).count("text-limit") == 2
+
+
 def test_text_limit_in_strict_mode_raises() -> None:
     events = [RS(), TMS("m1"), TMC("m1", "hello"), TMC("m1", "hello"), TME("m1"), RF()]
     with pytest.raises(LimitExceeded, match="text limit"):
