@@ -26,6 +26,7 @@ from agui_transcripts import (
     AssistantMessage,
     Collector,
     EventReader,
+    Limits,
     ProtocolError,
     Transcript,
     fold,
@@ -97,10 +98,12 @@ def _summary(transcript: Transcript) -> dict[str, Any]:
     }
 
 
-def _general_fold(events: list[Any], monkeypatch: pytest.MonkeyPatch) -> Transcript:
+def _general_fold(
+    events: list[Any], monkeypatch: pytest.MonkeyPatch, limits: Limits | None = None
+) -> Transcript:
     with monkeypatch.context() as patch:
         patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
-        return fold([dict(e) for e in events])
+        return fold([dict(e) for e in events], limits=limits)
 
 
 CORPUS = (
@@ -114,6 +117,17 @@ CORPUS = (
 def test_the_delta_lane_changes_nothing(events: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     fast = fold([dict(e) for e in events])
     assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
+
+
+@pytest.mark.parametrize("seed", range(0, 300, 3))
+def test_the_delta_lane_keeps_the_text_limit_as_the_general_path_does(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a text limit the streams cross, the lane, the routes and the general path agree."""
+    events = _decorated(seed)
+    tight = Limits(max_text_chars=12)
+    fast = fold([dict(e) for e in events], limits=tight)
+    assert _summary(fast) == _summary(_general_fold(events, monkeypatch, tight))
 
 
 def _count_lane(monkeypatch: pytest.MonkeyPatch) -> list[int]:
