@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
@@ -732,6 +733,11 @@ class Transcript:
     tool_calls: dict[str, ToolCallRecord]
     state: Any
     diagnostics: list[Diagnostic]
+    # run_of's index, built on first use: (run count, running maxima of the runs' first
+    # event indices, those runs).
+    _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def to_dicts(self) -> list[JSONObject]:
         """Every message in its AG-UI wire form, in order."""
@@ -755,16 +761,25 @@ class Transcript:
         return ""
 
     def run_of(self, message: Message) -> RunRecord | None:
-        """The run during which a message arrived (None for history seeded before any)."""
-        found = None
-        for run in self.runs:
-            start = run.first_event_index
-            if start is None or start > message.seq:
+        """The run during which a message arrived (None for history seeded before any).
+
+        The last run that started at or before the message's event, looked up by
+        bisection (adapters ask it for every message).
+        """
+        index = self._run_starts
+        if index is None or index[0] != len(self.runs):
+            # Runs in order with their start; the running maximum makes "the first run
+            # starting after the message" a bisection even if starts were out of order.
+            maxima: list[int] = []
+            started: list[RunRecord] = []
+            for run in self.runs:
+                start = run.first_event_index
                 if start is not None:
-                    break
-                continue
-            found = run
-        return found
+                    maxima.append(max(start, maxima[-1]) if maxima else start)
+                    started.append(run)
+            index = self._run_starts = (len(self.runs), maxima, started)
+        after = bisect_right(index[1], message.seq)
+        return index[2][after - 1] if after else None
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -877,3 +877,52 @@ def test_a_call_cut_by_a_step_and_continued_is_judged_whole() -> None:
     cut = fold([start, first, step, end])
     invalid = [d for d in cut.diagnostics if d.code == "tool-arguments-invalid"]
     assert [d.event_index for d in invalid] == [3]  # judged at the run's end
+
+
+def _run_of_by_scan(transcript: Any, message: Any) -> Any:
+    """run_of's meaning, the slow way: scan the runs in order up to the first that starts
+    after the message; the last one that started is the answer."""
+    found = None
+    for run in transcript.runs:
+        start = run.first_event_index
+        if start is None:
+            continue
+        if start > message.seq:
+            break
+        found = run
+    return found
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_run_of_names_the_run_each_message_arrived_in(seed: int) -> None:
+    from tests.generate import random_stream
+
+    events, _ = random_stream(seed)
+    transcript = fold(events)
+    assert transcript.runs
+    for message in transcript.messages:
+        assert transcript.run_of(message) is _run_of_by_scan(transcript, message)
+
+
+def test_run_of_with_runs_out_of_order_unstarted_or_added_later() -> None:
+    from agui_transcripts.model import RunRecord, Transcript
+
+    def run(index: int, start: int | None) -> RunRecord:
+        return RunRecord(index=index, first_event_index=start)
+
+    transcript = Transcript(
+        messages=[],
+        runs=[run(0, 4), run(1, None), run(2, 10), run(3, 7)],
+        tool_calls={},
+        state={},
+        diagnostics=[],
+    )
+    for seq in (-1, 3, 4, 5, 7, 9, 10, 11):
+        message = UserMessage(f"u{seq}", "hi")
+        message.seq = seq
+        assert transcript.run_of(message) is _run_of_by_scan(transcript, message), seq
+    late = UserMessage("late", "hi")
+    late.seq = 20
+    assert transcript.run_of(late) is transcript.runs[3]
+    transcript.runs.append(run(4, 15))  # the index follows the runs
+    assert transcript.run_of(late) is transcript.runs[4]
