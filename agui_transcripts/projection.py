@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._gc import holds_gc
 from .diagnostics import RULES, Diagnostic
 from .model import (
     ActivityMessage,
@@ -543,6 +544,7 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
     return [item for _, _, item in keyed]
 
 
+@holds_gc
 def project(transcript: Transcript, *, policy: Policy = "synthesize") -> Projection:
     """Order a transcript's messages so that every call precedes its result.
 

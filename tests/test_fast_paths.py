@@ -15,7 +15,7 @@ import gc
 import io
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from agui_transcripts import (
 from agui_transcripts.events import EventIntake, _sdk_event_fields
 
 from .generate import random_stream
-from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMK, TMS
+from .streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMK, TMS
 
 HERE = Path(__file__).parent
 GOLDEN = sorted((HERE / "golden" / "streams").glob("*.jsonl")) + sorted(
@@ -334,6 +334,65 @@ def test_fold_keeps_a_collector_the_caller_disabled_disabled() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _long_transcript(turns: int = 300) -> Transcript:
+    events: list[Any] = []
+    for turn in range(turns):
+        run, answer = f"r{turn}", f"a{turn}"
+        events += [RS(run), TMS(answer, "assistant"), TMC(answer, "Let me see."), TME(answer)]
+        for k in range(2):
+            call = f"c{turn}-{k}"
+            events += [TCS(call, "lookup", answer), TCA(call, '{"q": 1}'), TCE(call)]
+            events.append(TCR(f"t{turn}-{k}", call, "found"))
+        events.append(RF(run))
+    return fold(events)
+
+
+def _collections_during(work: Callable[[], object]) -> int:
+    started = 0
+
+    def watch(phase: str, info: dict[str, Any]) -> None:
+        nonlocal started
+        started += phase == "start"
+
+    gc.collect()  # counts start from zero: the call's own first allocations trigger none
+    gc.callbacks.append(watch)
+    try:
+        work()
+    finally:
+        gc.callbacks.remove(watch)
+    return started
+
+
+def _builders() -> list[Any]:
+    from agui_transcripts.adapters.agui import to_agui_models
+    from agui_transcripts.adapters.langchain import to_langchain
+    from agui_transcripts.adapters.openai import to_openai
+    from agui_transcripts.adapters.responses import to_responses
+    from agui_transcripts.projection import project
+
+    return [project, to_openai, to_responses, to_agui_models, to_langchain]
+
+
+@pytest.mark.parametrize("build", _builders(), ids=lambda build: build.__name__)
+def test_projection_and_adapters_build_without_collections(build: Any) -> None:
+    """They return every object they make: a collection could only walk the heap."""
+    transcript = _long_transcript()
+    assert gc.isenabled()
+    held = _collections_during(lambda: build(transcript))
+    assert gc.isenabled()
+    unheld = _collections_during(lambda: build.__wrapped__(transcript))
+    assert held <= 1  # at most the one that catches up once the collector is back
+    assert unheld >= 3  # the control: the same work without the hold
+
+
+def test_the_collector_comes_back_when_a_held_call_raises() -> None:
+    from agui_transcripts.adapters.openai import to_openai
+
+    with pytest.raises(TypeError):
+        to_openai(42)  # type: ignore[arg-type]
+    assert gc.isenabled()
 
 
 def test_record_copies_hold_every_field_and_their_own_results() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..events import normalize_run_input
 from ..model import ActivityMessage, Message, Transcript
@@ -49,6 +50,7 @@ def to_dicts(
     return [m.to_dict() for m in messages if not (for_input and isinstance(m, ActivityMessage))]
 
 
+@holds_gc
 def to_agui_models(
     source: Transcript | Sequence[Message],
     *,

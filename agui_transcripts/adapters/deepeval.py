@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._gc import holds_gc
 from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
@@ -147,6 +148,7 @@ def _group(
     return _Turns(messages, frozenset(retrieval_tools), diagnostics)
 
 
+@holds_gc
 def to_conversational_test_case(
     source: Transcript | Sequence[Message],
     *,
@@ -181,6 +183,7 @@ def to_conversational_test_case(
     return test_case.ConversationalTestCase(turns=turns, **fields)
 
 
+@holds_gc
 def to_llm_test_case(
     source: Transcript | Sequence[Message],
     *,

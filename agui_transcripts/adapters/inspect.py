@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._gc import holds_gc
 from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
@@ -70,6 +71,7 @@ def _arguments(call: ToolCall) -> tuple[dict[str, Any], str | None]:
     return value, None
 
 
+@holds_gc
 def to_inspect(
     source: Transcript | Sequence[Message],
     *,

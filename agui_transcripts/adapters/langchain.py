@@ -32,6 +32,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..model import (
     ActivityMessage,
@@ -162,6 +163,7 @@ def _last_assistant_per_run(transcript: Transcript) -> dict[str, int]:
     return {message_id: run for run, message_id in last.items()}
 
 
+@holds_gc
 def to_langchain(
     source: Transcript | Sequence[Message],
     *,

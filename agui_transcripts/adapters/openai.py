@@ -29,6 +29,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypedDict
 
+from .._gc import holds_gc
 from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
@@ -186,6 +187,7 @@ def _arguments(raw: str, repair: bool, call_id: str, diagnostics: list[Diagnosti
     return json.dumps({"_raw_arguments": raw}, ensure_ascii=False)
 
 
+@holds_gc
 def to_openai(
     source: Transcript | Sequence[Message],
     *,

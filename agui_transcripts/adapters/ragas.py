@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..model import (
     AssistantMessage,
@@ -82,6 +83,7 @@ def _report(diagnostics: list[Diagnostic] | None, message: Message, why: str) ->
         )
 
 
+@holds_gc
 def to_ragas(
     source: Transcript | Sequence[Message],
     *,

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._gc import holds_gc
 from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
@@ -93,6 +94,7 @@ def _input_content(
     return parts
 
 
+@holds_gc
 def to_responses(
     source: Transcript | Sequence[Message],
     *,

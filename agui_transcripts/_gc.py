@@ -1,0 +1,48 @@
+"""Holding CPython's cyclic garbage collector while building what is all kept.
+
+A fold, a projection or an adapter allocates many container objects and returns every
+one of them (in the transcript, the ordered list, the framework's messages). The full
+collections those allocations trigger find nothing to free and only walk an ever larger
+heap: on a 100k-event transcript they are two thirds of the time of ``to_ragas`` and
+``to_openai``, and they made a fold's cost per event grow with the stream. While held,
+reference counting still frees everything that is dropped; only cycles wait, and the
+collector is back on when the call returns (or raises). A collector the caller disabled
+stays disabled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+from collections.abc import Callable, Iterator
+from typing import ParamSpec, TypeVar
+
+__all__ = ["gc_held", "holds_gc"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+@contextlib.contextmanager
+def gc_held(hold: bool = True) -> Iterator[None]:
+    """Hold the cyclic collector for the block (when ``hold`` and it is on)."""
+    if not hold or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def holds_gc(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Decorate a function that builds and returns many objects: it runs in :func:`gc_held`."""
+
+    @functools.wraps(function)
+    def held(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with gc_held():
+            return function(*args, **kwargs)
+
+    return held
