@@ -8,7 +8,7 @@ the same machine.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Iterable
+from collections.abc import AsyncIterable, Callable, Iterable
 from typing import Any
 
 from ._gc import gc_held
@@ -60,6 +60,10 @@ class Collector:
     client tools. ``limits`` bounds what one stream may make it hold
     (:data:`~agui_transcripts.DEFAULT_LIMITS` unless given).
     """
+
+    # For a subclass that watches the explicit events of the general path (the ragas
+    # drop-in). The delta lane's events are not shown to it: they change nothing but text.
+    _observe_explicit: Callable[[Event], None] | None = None
 
     def __init__(
         self,
@@ -143,6 +147,10 @@ class Collector:
         verify = pipeline.verifier.feed
         for item in explicit:
             verify(item, index=index)
+        observe = self._observe_explicit
+        if observe is not None:
+            for item in explicit:
+                observe(item)
         apply = self._reducer.apply
         for item in explicit:
             apply(item, index)

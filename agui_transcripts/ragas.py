@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from ._gc import gc_held
 from .adapters.ragas import ai_message, import_ragas_messages
 from .collector import Collector
 from .events import Event
@@ -83,11 +84,11 @@ class _CompatCollector(Collector):
         self.ended: set[str] = set()
         self.parentless: set[str] = set()
         self.timestamp_of: dict[str, Any] = {}
+        self._observe_explicit = self._observe
 
-    def feed_canonical(self, event: Event, index: int | None = None) -> None:
-        for explicit in self._pipeline.feed_canonical(event, index):
-            self._observe(explicit)
-            self._reducer.apply(explicit, index)
+    def _fast_delta(self, event: Event, index: int | None) -> bool:
+        # A delta's timestamp may be the first its message shows: _observe must see it.
+        return "timestamp" not in event and super()._fast_delta(event, index)
 
     def close(self) -> Transcript:
         if not self._closed:
@@ -220,10 +221,11 @@ def _parentless_only(source: Any, parentless: set[str]) -> bool:
 def convert_to_ragas_messages(events: Iterable[Any], metadata: bool = False) -> list[Any]:
     """Ragas messages for a stream of AG-UI events (objects or wire dicts)."""
     collector = _CompatCollector()
-    for event in events:
-        collector.feed(event)
-    transcript = collector.close()
-    return _render(collector, transcript, metadata)
+    with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
+        for event in events:
+            collector.feed(event)
+        transcript = collector.close()
+        return _render(collector, transcript, metadata)
 
 
 def convert_messages_snapshot(snapshot_event: Any, metadata: bool = False) -> list[Any]:

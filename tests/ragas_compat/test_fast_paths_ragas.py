@@ -1,0 +1,83 @@
+"""The drop-in's collector takes the delta lane too: it must change nothing it renders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agui_transcripts import Collector
+from agui_transcripts.ragas import AGUIEventCollector, convert_to_ragas_messages
+from tests.generate import random_stream
+from tests.streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "streams"
+
+
+def _golden(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _rendered(events: list[Any]) -> list[Any]:
+    messages = convert_to_ragas_messages([dict(e) for e in events], metadata=True)
+    return [m.model_dump() for m in messages]
+
+
+def _with_timestamps(seed: int) -> list[Any]:
+    """A random stream whose deltas carry timestamps, some before their message shows one."""
+    events, _ = random_stream(seed)
+    return [
+        {**e, "timestamp": 1_000 + i} if e["type"].endswith(("_CONTENT", "_ARGS")) and i % 2 else e
+        for i, e in enumerate(events)
+    ]
+
+
+CORPUS = [pytest.param(_golden(p), id=p.stem) for p in sorted(GOLDEN.glob("*.jsonl"))] + [
+    pytest.param(_with_timestamps(seed), id=f"stamped-{seed}") for seed in range(60)
+]
+
+
+@pytest.mark.parametrize("events", CORPUS)
+def test_the_drop_in_renders_the_same_with_and_without_the_lane(
+    events: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = _rendered(events)
+    with monkeypatch.context() as patch:
+        patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
+        general = _rendered(events)
+    assert fast == general
+
+
+def test_the_drop_in_collector_takes_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard for the test above: the lane fires under the drop-in."""
+    taken = [0]
+    original = Collector._fast_delta
+
+    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
+        done = original(self, event, index)
+        taken[0] += done
+        return done
+
+    monkeypatch.setattr(Collector, "_fast_delta", counting)
+    collector = AGUIEventCollector(metadata=True)
+    events = [
+        RS(),
+        TMS("m1", "assistant"),
+        TMC("m1", "Hel"),
+        TMC("m1", "lo", timestamp=5),  # a timestamp: the general path, for the drop-in
+        TMC("m1", "!"),
+        TCS("c1", "f", "m1"),
+        TCA("c1", '{"a": '),
+        TCA("c1", "1}"),
+        TCE("c1"),
+        TME("m1"),
+        RF(),
+    ]
+    for event in events:
+        collector.process_event(event)
+    assert taken[0] == 3  # "Hel", "!" and the first argument delta; the rest by route
+    [message] = collector.get_messages()
+    assert message.content == "Hello!"
+    assert message.tool_calls[0].args == {"a": 1}
