@@ -34,6 +34,7 @@ from agui_transcripts import (
 from agui_transcripts.events import EventIntake, _sdk_event_fields
 
 from .generate import random_stream
+from .lane import count_lane
 from .streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMK, TMS
 
 HERE = Path(__file__).parent
@@ -130,23 +131,9 @@ def test_the_delta_lane_keeps_the_text_limit_as_the_general_path_does(
     assert _summary(fast) == _summary(_general_fold(events, monkeypatch, tight))
 
 
-def _count_lane(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the deltas the lane takes: the returned list's one item."""
-    taken = [0]
-    original = Collector._fast_delta
-
-    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
-        done = original(self, event, index)
-        taken[0] += done
-        return done
-
-    monkeypatch.setattr(Collector, "_fast_delta", counting)
-    return taken
-
-
 def test_the_delta_lane_is_taken_on_plain_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     """Guard against a lane that silently never fires (it would still pass the above)."""
-    taken = _count_lane(monkeypatch)
+    taken = count_lane(monkeypatch)
     events = [
         RS(),
         TMS("m1", "assistant"),
@@ -413,7 +400,7 @@ def test_record_copies_hold_every_field_and_their_own_results() -> None:
 
 def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
     """After the lane takes an item's delta, its next plain deltas go straight to the text."""
-    taken = _count_lane(monkeypatch)
+    taken = count_lane(monkeypatch)
     events = [
         RS(),
         TMS("m1", "assistant"),

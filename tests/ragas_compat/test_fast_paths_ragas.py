@@ -11,6 +11,7 @@ import pytest
 from agui_transcripts import Collector
 from agui_transcripts.ragas import AGUIEventCollector, convert_to_ragas_messages
 from tests.generate import random_stream
+from tests.lane import count_lane
 from tests.streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "streams"
@@ -52,15 +53,7 @@ def test_the_drop_in_renders_the_same_with_and_without_the_lane(
 
 def test_the_drop_in_collector_takes_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
     """Guard for the test above: the lane fires under the drop-in."""
-    taken = [0]
-    original = Collector._fast_delta
-
-    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
-        done = original(self, event, index)
-        taken[0] += done
-        return done
-
-    monkeypatch.setattr(Collector, "_fast_delta", counting)
+    taken = count_lane(monkeypatch)
     collector = AGUIEventCollector(metadata=True)
     events = [
         RS(),
