@@ -165,6 +165,12 @@ class Reducer:
         self._by_id: dict[str, _Node] = {}
         self._call_owner: dict[str, _Node] = {}
         self._cached: list[Message] | None = []
+        # Where each assistant node's run of following tool messages ended when last
+        # looked up, with the layout it was found in: walking on from there keeps placing
+        # a message's k results O(k), not O(k^2). Bumped when nodes leave the list or
+        # change kind, which can cut a run short.
+        self._layout = 0
+        self._run_ends: dict[_Node, tuple[int, _Node]] = {}
         #: Tool calls by id.
         self.tool_calls: dict[str, ToolCallRecord] = {}
         #: Runs in stream order.
@@ -241,12 +247,15 @@ class Reducer:
         node.prev.next = node.next
         node.next.prev = node.prev
         self._cached = None
+        self._layout += 1
 
     def _after_results(self, owner: _Node) -> _Node:
         """The last node of ``owner``'s run of following tool messages (A5)."""
-        anchor = owner
+        known = self._run_ends.get(owner)
+        anchor = known[1] if known is not None and known[0] == self._layout else owner
         while anchor.next is not self._head and isinstance(anchor.next.message, ToolMessage):
             anchor = anchor.next
+        self._run_ends[owner] = (self._layout, anchor)
         return anchor
 
     def _report(self, code: str, message: str, **ids: str | None) -> None:
@@ -1122,6 +1131,7 @@ class Reducer:
 
     def _rebuild(self, messages: list[Message]) -> None:
         self._head = _Node.ring()
+        self._run_ends = {}
         self._by_id = {}
         self._call_owner = {}
         self._orphans = {}
@@ -1217,6 +1227,7 @@ class Reducer:
             target.subagent_run_id = tag if isinstance(tag, str) else None
             node.message = target
             self._cached = None
+            self._layout += 1  # a tool message turned activity ends a run of results
         else:
             target = node.message
         target.merge_metadata(event.get("metadata"))

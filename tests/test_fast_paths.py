@@ -28,10 +28,12 @@ from agui_transcripts import (
     EventReader,
     Limits,
     ProtocolError,
+    ToolMessage,
     Transcript,
     fold,
 )
 from agui_transcripts.events import EventIntake, _sdk_event_fields
+from agui_transcripts.reduce import Reducer
 
 from .generate import random_stream
 from .lane import count_lane
@@ -118,6 +120,70 @@ CORPUS = (
 def test_the_delta_lane_changes_nothing(events: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     fast = fold([dict(e) for e in events])
     assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
+
+
+def _walk_to_run_end(self: Reducer, owner: Any) -> Any:
+    """Reducer._after_results without its memory: the plain walk."""
+    anchor = owner
+    while anchor.next is not self._head and isinstance(anchor.next.message, ToolMessage):
+        anchor = anchor.next
+    return anchor
+
+
+def _parallel_calls_with_orphans() -> list[Any]:
+    events: list[Any] = [RS(), TCR("early", "c7", "before its call")]  # an orphan
+    events += [TMS("m1", "assistant"), TME("m1")]
+    for i in range(12):
+        events += [TCS(f"c{i}", "f", "m1"), TCA(f"c{i}", "{}"), TCE(f"c{i}")]
+        if i % 3 == 0:
+            events.append(TCR(f"r{i}", f"c{i}"))
+    events += [TCR(f"r{i}", f"c{i}") for i in range(12) if i % 3 and i != 7]
+    events.append(
+        {"type": "ACTIVITY_SNAPSHOT", "messageId": "r4", "activityType": "x", "content": {}}
+    )
+    events += [TCR("late", "c11", "again"), RF()]
+    return events
+
+
+def _orphan_moved_out_of_a_run() -> list[Any]:
+    """An orphan result sits in another message's run of results, then moves to its call."""
+    return [
+        RS(),
+        TMS("b", "assistant"),
+        TME("b"),
+        TCS("cb1", "f", "b"),
+        TCE("cb1"),
+        TCS("cb2", "f", "b"),
+        TCE("cb2"),
+        TCS("cb3", "f", "b"),
+        TCE("cb3"),
+        TCR("rb1", "cb1"),
+        TCR("orphan", "late", "before its call"),  # lands at the end: in b's run
+        TCR("rb2", "cb2"),  # placed after the orphan
+        TMS("a", "assistant"),
+        TME("a"),
+        TCS("late", "f", "a"),  # the orphan moves after a
+        TCR("rb3", "cb3"),  # must join b's run, not a's
+        RF(),
+    ]
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        pytest.param(_parallel_calls_with_orphans(), id="parallel-calls"),
+        pytest.param(_orphan_moved_out_of_a_run(), id="orphan-moved"),
+        *CORPUS,
+    ],
+)
+def test_remembered_run_ends_place_results_as_the_walk_does(
+    events: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    remembered = fold([dict(e) for e in events])
+    with monkeypatch.context() as patch:
+        patch.setattr(Reducer, "_after_results", _walk_to_run_end)
+        walked = fold([dict(e) for e in events])
+    assert _summary(remembered) == _summary(walked)
 
 
 @pytest.mark.parametrize("seed", range(0, 300, 3))
