@@ -81,6 +81,9 @@ class _Node:
         return head
 
 
+# Messages with more parallel calls than this find a call by index rather than by a scan.
+_SCANNED_CALLS = 8
+
 # Events at which calls left open to a continuation are judged.
 _RUN_EDGES = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
 
@@ -171,6 +174,9 @@ class Reducer:
         # change kind, which can cut a run short.
         self._layout = 0
         self._run_ends: dict[_Node, tuple[int, _Node]] = {}
+        # Long call lists by identity: (the list, how much of it is indexed, latest
+        # position of each id); see _indexed_call.
+        self._call_indices: dict[int, tuple[list[ToolCall], int, dict[str, int]]] = {}
         #: Tool calls by id.
         self.tool_calls: dict[str, ToolCallRecord] = {}
         #: Runs in stream order.
@@ -729,12 +735,41 @@ class Reducer:
     # -- tool calls (A3, A4, A5) ---------------------------------------------------------
 
     def _call_in(self, node: _Node, call_id: str) -> ToolCall | None:
+        """The latest call with this id in the node's message: its current occurrence.
+
+        An id is held twice in one message only when a call answered in an earlier run is
+        declared again under the same parent (``tool-call-id-reused``): what follows
+        belongs to the new occurrence, never to the answered one.
+        """
         message = node.message
         if isinstance(message, AssistantMessage) and message.tool_calls:
-            for call in message.tool_calls:
+            calls = message.tool_calls
+            if len(calls) > _SCANNED_CALLS:
+                return self._indexed_call(calls, call_id)
+            for call in reversed(calls):
                 if call.id == call_id:
                     return call
         return None
+
+    def _indexed_call(self, calls: list[ToolCall], call_id: str) -> ToolCall | None:
+        """:meth:`_call_in` for a long list of parallel calls, without scanning it each time.
+
+        An index of each id's latest position, extended as the list grows: the reducer
+        only ever appends calls. A list that shrank, or a position that no longer holds
+        the id, is scanned instead.
+        """
+        entry = self._call_indices.get(id(calls))
+        if entry is None or entry[0] is not calls or entry[1] > len(calls):
+            entry = self._call_indices[id(calls)] = (calls, 0, {})
+        _, indexed, latest = entry
+        for position in range(indexed, len(calls)):
+            latest[calls[position].id] = position
+        if indexed != len(calls):
+            self._call_indices[id(calls)] = (calls, len(calls), latest)
+        found = latest.get(call_id)
+        if found is not None and calls[found].id == call_id:
+            return calls[found]
+        return next((call for call in reversed(calls) if call.id == call_id), None)
 
     def _tool_start(self, event: Event) -> None:
         call_id = event.get("toolCallId")
@@ -1132,6 +1167,7 @@ class Reducer:
     def _rebuild(self, messages: list[Message]) -> None:
         self._head = _Node.ring()
         self._run_ends = {}
+        self._call_indices = {}
         self._by_id = {}
         self._call_owner = {}
         self._orphans = {}

@@ -15,6 +15,7 @@ import gc
 import io
 import json
 import random
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from agui_transcripts import (
     Transcript,
     fold,
 )
+from agui_transcripts import reduce as reduce_module
 from agui_transcripts.events import EventIntake, _sdk_event_fields
 from agui_transcripts.reduce import Reducer
 
@@ -184,6 +186,33 @@ def test_remembered_run_ends_place_results_as_the_walk_does(
         patch.setattr(Reducer, "_after_results", _walk_to_run_end)
         walked = fold([dict(e) for e in events])
     assert _summary(remembered) == _summary(walked)
+
+
+def _many_parallel_calls_with_a_reused_id() -> list[Any]:
+    events: list[Any] = [RS(), TMS("m1", "assistant"), TME("m1")]
+    for i in range(20):
+        events += [TCS(f"c{i}", "f", "m1"), TCA(f"c{i}", f'{{"i": {i}}}'), TCE(f"c{i}")]
+    events += [TCR(f"r{i}", f"c{i}") for i in range(20)]
+    events.append(RF())
+    # The next run declares c3 again in the same message: a new call reusing the id.
+    events += [RS("r2"), TCS("c3", "f", "m1"), TCA("c3", '{"again": 1}'), TCE("c3"), RF("r2")]
+    return events
+
+
+@pytest.mark.parametrize(
+    "events",
+    [pytest.param(_many_parallel_calls_with_a_reused_id(), id="parallel-reused"), *CORPUS],
+)
+def test_indexed_call_lookup_finds_what_a_scan_finds(
+    events: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:
+        patch.setattr(reduce_module, "_SCANNED_CALLS", 0)  # every list indexed
+        indexed = fold([dict(e) for e in events])
+    with monkeypatch.context() as patch:
+        patch.setattr(reduce_module, "_SCANNED_CALLS", sys.maxsize)  # every list scanned
+        scanned = fold([dict(e) for e in events])
+    assert _summary(indexed) == _summary(scanned)
 
 
 @pytest.mark.parametrize("seed", range(0, 300, 3))

@@ -926,3 +926,25 @@ def test_run_of_with_runs_out_of_order_unstarted_or_added_later() -> None:
     assert transcript.run_of(late) is transcript.runs[3]
     transcript.runs.append(run(4, 15))  # the index follows the runs
     assert transcript.run_of(late) is transcript.runs[4]
+
+
+@pytest.mark.parametrize("parallel", [3, 20], ids=["few-calls", "indexed-calls"])
+def test_a_reused_call_id_under_the_same_message_gets_its_own_arguments(parallel: int) -> None:
+    """An id answered in run 1 and declared again in run 2 under the same parent message.
+
+    The reference client keeps one call and appends the new arguments to the old ones
+    ('{"i": 0}{"again": 1}'); the new occurrence is a call of its own, with its own text.
+    """
+    events: list[Any] = [RS("r1"), TMS("m1", "assistant"), TME("m1")]
+    for i in range(parallel):
+        events += [TCS(f"c{i}", "f", "m1"), TCA(f"c{i}", f'{{"i": {i}}}'), TCE(f"c{i}")]
+    events += [TCR(f"t{i}", f"c{i}") for i in range(parallel)]
+    events += [RF("r1"), RS("r2"), TCS("c0", "f", "m1"), TCA("c0", '{"again": 1}'), TCE("c0")]
+    events.append(RF("r2"))
+    transcript = fold(events)
+    calls = transcript.to_dicts()[0]["toolCalls"]
+    assert [c["function"]["arguments"] for c in calls if c["id"] == "c0"] == [
+        '{"i": 0}',
+        '{"again": 1}',
+    ]
+    assert "tool-call-id-reused" in [d.code for d in transcript.diagnostics]
