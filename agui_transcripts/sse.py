@@ -33,7 +33,16 @@ class LineSplitter:
     too long) and the rest of it is dropped as it arrives.
     """
 
-    __slots__ = ("_max_line", "_overflow", "_pending", "_pending_size", "_skip_lf", "_started")
+    __slots__ = (
+        "_head",
+        "_max_line",
+        "_overflow",
+        "_pending",
+        "_pending_size",
+        "_skip_lf",
+        "_started",
+        "bom_stripped",
+    )
 
     def __init__(self, max_line: int | None = None) -> None:
         self._pending: list[bytes] = []
@@ -42,15 +51,26 @@ class LineSplitter:
         self._overflow = False  # the pending line is already too long: drop until its end
         self._skip_lf = False
         self._started = False
+        self._head = b""  # the first bytes, while they may still be a byte order mark
+        #: Whether a byte order mark opened the stream (and was dropped).
+        self.bom_stripped = False
 
     def feed(self, chunk: bytes) -> list[bytes]:
         """Return the lines that ``chunk`` completes."""
         if not chunk:
             return []
         if not self._started:
+            chunk = self._head + chunk
+            if len(chunk) < len(_BOM) and _BOM.startswith(chunk):
+                self._head = chunk  # a mark cut by a chunk boundary is still a mark
+                return []
             self._started = True
+            self._head = b""
             if chunk.startswith(_BOM):
                 chunk = chunk[len(_BOM) :]
+                self.bom_stripped = True
+                if not chunk:
+                    return []
         if self._skip_lf:
             self._skip_lf = False
             if chunk.startswith(b"\n"):
@@ -91,6 +111,10 @@ class LineSplitter:
 
     def close(self) -> list[bytes]:
         """Return the last line if the input did not end with a line end."""
+        if self._head:  # a stream shorter than a byte order mark
+            self._started = True
+            self._hold(self._head)
+            self._head = b""
         if not self._pending:
             return []
         line = b"".join(self._pending)
@@ -182,8 +206,8 @@ class SSEDecoder:
                 self._invalid = True
         else:
             text = line
-        if self._line == 1 and text.startswith("\ufeff"):
-            text = text[1:]
+        if self._line == 1 and text.startswith("\ufeff") and not self._splitter.bom_stripped:
+            text = text[1:]  # one mark opens a stream: the splitter's or this one
         if not text:
             return self._dispatch()
         if text[0] == ":":

@@ -16,7 +16,7 @@ import tracemalloc
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from agui_transcripts import (
@@ -85,6 +85,7 @@ def _chunks(data: bytes, cuts: list[int]) -> list[bytes]:
 
 
 @given(data=BYTES, cuts=CUTS)
+@example(data=b"\xef\xbb\xbf\xef\xbb\xbfdata:", cuts=[1])  # a mark cut by the chunks, then another
 def test_the_sse_decoder_takes_any_bytes(data: bytes, cuts: list[int]) -> None:
     whole = SSEDecoder()
     expected = whole.feed(data) + whole.close()
