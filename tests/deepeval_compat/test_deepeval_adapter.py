@@ -26,6 +26,7 @@ from agui_transcripts.adapters.deepeval import (
     to_llm_test_case,
 )
 from tests.golden.corpus import STREAMS, fold_golden
+from tests.streams import RF, RS
 from tests.test_examples import run_example
 
 
@@ -87,15 +88,7 @@ def test_results_errors_arguments_and_drops() -> None:
         {"id": "m3", "role": "assistant", "content": "You are welcome"},
     ]
     transcript = fold(
-        [
-            {
-                "type": "RUN_STARTED",
-                "threadId": "t",
-                "runId": "r",
-                "input": {"threadId": "t", "runId": "r", "messages": history},
-            },
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-        ]
+        [RS("r", input={"threadId": "t", "runId": "r", "messages": history}), RF("r")]
     )
     found: list[Any] = []
     case = to_deepeval(transcript, retrieval_tools=["search"], diagnostics=found, scenario="docs")

@@ -19,6 +19,7 @@ from agui_transcripts import ToolMessage, fold
 from agui_transcripts.adapters.inspect import to_inspect
 from agui_transcripts.adapters.openai import to_openai
 from tests.golden.corpus import STREAMS, fold_golden
+from tests.streams import RF, RS
 from tests.test_examples import run_example
 
 
@@ -65,15 +66,7 @@ def test_native_slots() -> None:
         {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "", "error": "timeout"},
     ]
     transcript = fold(
-        [
-            {
-                "type": "RUN_STARTED",
-                "threadId": "t",
-                "runId": "r",
-                "input": {"threadId": "t", "runId": "r", "messages": history},
-            },
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-        ]
+        [RS("r", input={"threadId": "t", "runId": "r", "messages": history}), RF("r")]
     )
     system, user, assistant, tool = to_inspect(transcript)
     assert (system.role, system.metadata) == ("system", {"agui_role": "developer"})
