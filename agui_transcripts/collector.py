@@ -93,19 +93,16 @@ class Collector:
         self._closed = False
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
-        self._text_routes: dict[str, _Route] = {}
-        self._args_routes: dict[str, _Route] = {}
         self._routes: dict[str, tuple[str, dict[str, _Route]]] = {
-            "TEXT_MESSAGE_CONTENT": ("messageId", self._text_routes),
-            "TOOL_CALL_ARGS": ("toolCallId", self._args_routes),
+            kind: (id_key, {}) for kind, id_key in _DELTA_ID_KEYS.items()
         }
+        self._route_tables = tuple(routes for _, routes in self._routes.values())
         self._max_text = bound(self.limits.max_text_chars)
 
     def _forget_routes(self) -> None:
-        if self._text_routes:
-            self._text_routes.clear()
-        if self._args_routes:
-            self._args_routes.clear()
+        for routes in self._route_tables:
+            if routes:
+                routes.clear()
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
