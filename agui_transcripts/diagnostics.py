@@ -157,7 +157,7 @@ RULES: dict[str, Rule] = _table(
     Rule("patch-failed", "warning", "a JSON Patch that does not apply; nothing applied", "A14"),
     Rule("encrypted-value-unknown-entity", "info", "an encrypted value for an unknown id", "A8"),
     Rule("input-echo", "info", "a run input re-sending a held message under a new id", "I14"),
-    Rule("snapshot-id-remapped", "info", "a snapshot re-ids a streamed tool message", "A6"),
+    Rule("snapshot-id-remapped", "info", "a snapshot restates a held message under a new id", "A6"),
     Rule("tool-call-id-reused", "info", "a call id answered earlier, declared again", "I5"),
     Rule(
         "client-result-for-server-call",

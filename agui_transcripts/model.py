@@ -100,7 +100,15 @@ class ToolCall:
     ``arguments`` is the raw text exactly as streamed, even when it is not JSON (A4).
     """
 
-    __slots__ = ("_arguments", "encrypted_value", "encrypted_value_type", "id", "metadata", "name")
+    __slots__ = (
+        "_arguments",
+        "encrypted_value",
+        "encrypted_value_type",
+        "id",
+        "metadata",
+        "name",
+        "seq",
+    )
 
     def __init__(
         self,
@@ -117,6 +125,8 @@ class ToolCall:
         self.encrypted_value = encrypted_value
         self.encrypted_value_type: str | None = None
         self.metadata = metadata
+        #: Index of the event that declared this occurrence (-1: from history).
+        self.seq = -1
 
     @property
     def arguments(self) -> str:

@@ -526,12 +526,9 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
                         item = _Text(message.id, segment.text, seq, message)
                         keyed.append((seq, position, item))
                 else:
-                    record = records.get(segment.id)
-                    seq = (
-                        record.event_index
-                        if record is not None and record.event_index is not None
-                        else base
-                    )
+                    # The occurrence's own declaring event: a reused id's record is the
+                    # latest occurrence, never an earlier turn's.
+                    seq = segment.seq if segment.seq >= 0 else base
                     call = _Call(message.id, segment, message.subagent_run_id, seq, message)
                     keyed.append((seq, position, call))
             if not message.segments:  # an assistant message with neither text nor calls

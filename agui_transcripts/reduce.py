@@ -33,6 +33,7 @@ from ._codec import dumps
 from .chunks import CONTINUES, SOFT_END
 from .diagnostics import DiagnosticSink
 from .events import Event
+from .reconcile import Match, reconcile
 from .model import (
     ActivityMessage,
     AssistantMessage,
@@ -121,6 +122,64 @@ def _find_arguments(raw: object, call_id: str, name: str, depth: int = 0) -> str
         if found is not None:
             return found
     return None
+
+
+def _ellipsis(ids: list[str], most: int = 8) -> str:
+    shown = ", ".join(repr(i) for i in ids[:most])
+    return f"[{shown}{', ...' if len(ids) > most else ''}]"
+
+
+def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
+    """Give a restated assistant message the arrival of the held one it replaces.
+
+    Its calls keep their declaring event; when it says the same text with the same
+    calls, its text keeps the stretches it streamed in (text after a result stays after
+    it in the projection).
+    """
+    declared = {call.id: call.seq for call in held.tool_calls or ()}
+    for call in restated.tool_calls or ():
+        call.seq = declared.get(call.id, call.seq)
+    same_calls = [c.id for c in held.tool_calls or ()] == [c.id for c in restated.tool_calls or ()]
+    if not same_calls or held.content != restated.content or not held.content:
+        return
+    calls = iter(restated.tool_calls or ())
+    segments: list[TextSegment | ToolCall] = []
+    for segment in held.segments:
+        if isinstance(segment, ToolCall):
+            segments.append(next(calls))
+        else:
+            copy = TextSegment(seq=segment.seq, epoch=segment.epoch)
+            copy._text.append(segment.text)
+            segments.append(copy)
+    restated.segments = segments
+
+
+def _after_calls(messages: list[Message], results: list[ToolMessage]) -> list[Message]:
+    """``messages`` with each result inserted after its call's message and earlier results.
+
+    A result whose call no message carries goes at the end, in order.
+    """
+    if not results:
+        return messages
+    waiting: dict[str, list[ToolMessage]] = {}
+    for result in results:
+        waiting.setdefault(result.tool_call_id, []).append(result)
+    out: list[Message] = []
+    due: list[ToolMessage] = []
+    for message in messages:
+        if due and not isinstance(message, ToolMessage):
+            out.extend(due)
+            due = []
+        out.append(message)
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls or ():
+                queue = waiting.get(call.id)
+                if queue:  # one per occurrence: a reused id's later turn has its own
+                    due.append(queue.pop(0))
+    out.extend(due)
+    for left in waiting.values():
+        out.extend(left)
+    return out
 
 
 def record_of(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
@@ -820,6 +879,7 @@ class Reducer:
         if not created and message.tool_calls is None:
             message.tool_calls = []
         call = ToolCall(call_id, name)
+        call.seq = self._index
         call.merge_metadata(event.get("metadata"))
         message.add_tool_call(call)
         self._call_owner[call_id] = owner
@@ -1123,46 +1183,87 @@ class Reducer:
     # -- snapshots (A6, A9, A10, A14) ----------------------------------------------------
 
     def _messages_snapshot(self, event: Event) -> None:
+        """A6: the snapshot replaces the history, reconciled by identity (:mod:`.reconcile`).
+
+        The list is the reference client's: held messages the snapshot restates by id
+        are replaced in place, the others dropped (reasoning and activity kept when it
+        carries none of that kind), messages with new ids appended in its order. Beyond
+        it, a tool message the snapshot restates under a new id goes right after its
+        call, where a streamed result goes (the reference would move it behind later
+        text). Every restated message keeps when it arrived, and a message only the
+        snapshot holds arrives just before the next one that was held: the projection,
+        which orders by arrival, follows the snapshot's order (a system prompt stays
+        first, a user turn before its answer).
+        """
         snapshot = messages_from_dicts(event.get("messages"), where="messages", report=self._report)
+        held = [node.message for node in self._nodes()]
+        matches = reconcile(held, snapshot)
+        for message, match in zip(snapshot, matches):
+            if match is not None:
+                self._take_over(held[match.held], message, match.kind)
+        self._date_new(snapshot, matches)
         by_id = {message.id: message for message in snapshot}
         has_activity = any(isinstance(m, ActivityMessage) for m in snapshot)
         has_reasoning = any(isinstance(m, ReasoningMessage) for m in snapshot)
-        # Q10/Q35: a tool message the snapshot re-ids (its streamed id was the call id)
-        # takes the streamed one's place rather than moving behind later messages.
-        remapped: dict[str, ToolMessage] = {}
-        for message in snapshot:
-            if isinstance(message, ToolMessage) and message.id not in self._by_id:
-                remapped.setdefault(message.tool_call_id, message)
         kept: list[Message] = []
-        for node in self._nodes():
-            held = node.message
-            replacement = by_id.get(held.id)
-            if replacement is None and isinstance(held, ToolMessage):
-                paired = remapped.pop(held.tool_call_id, None)
-                if paired is not None:
-                    self._report(
-                        "snapshot-id-remapped",
-                        f"the snapshot holds the result of {held.tool_call_id!r} as "
-                        f"{paired.id!r}, streamed as {held.id!r}; the snapshot's copy keeps the "
-                        "streamed one's place",
-                        message_id=paired.id,
-                        tool_call_id=held.tool_call_id,
-                    )
-                    replacement = paired
+        for message in held:
+            replacement = by_id.get(message.id)
             if replacement is not None:
-                replacement.seq = held.seq
                 kept.append(replacement)
-            elif (isinstance(held, ActivityMessage) and not has_activity) or (
-                isinstance(held, ReasoningMessage) and not has_reasoning
+            elif (isinstance(message, ActivityMessage) and not has_activity) or (
+                isinstance(message, ReasoningMessage) and not has_reasoning
             ):
-                kept.append(held)
-        placed = {message.id for message in kept}
-        for message in snapshot:
-            if message.id not in placed:
-                message.seq = self._index
                 kept.append(message)
-                placed.add(message.id)
-        self._rebuild(kept)
+        placed = {message.id for message in kept}
+        results: list[ToolMessage] = []
+        for message, match in zip(snapshot, matches):
+            if message.id in placed:
+                continue
+            placed.add(message.id)
+            if match is not None and isinstance(message, ToolMessage):
+                results.append(message)  # restated under a new id: after its call, below
+            else:
+                kept.append(message)
+        self._rebuild(_after_calls(kept, results))
+
+    def _date_new(self, snapshot: list[Message], matches: list[Match | None]) -> None:
+        """Messages only the snapshot holds arrive just before the next one that was held.
+
+        (At the snapshot's own event when none follows.) Arrival is what the projection
+        orders by, so a user turn or a system prompt that only the snapshot carries
+        stays before the answer it precedes there.
+        """
+        following = self._index
+        for message, match in zip(reversed(snapshot), reversed(matches)):
+            if match is None:
+                message.seq = following
+            else:
+                following = message.seq - 1
+
+    def _take_over(self, held: Message, restated: Message, kind: str) -> None:
+        """A snapshot copy replaces a held message: it keeps when and how it arrived."""
+        restated.seq = held.seq
+        if isinstance(held, AssistantMessage) and isinstance(restated, AssistantMessage):
+            _carry_arrival(held, restated)
+        if restated.id == held.id:
+            return
+        if isinstance(held, ToolMessage):
+            record = self.tool_calls.get(held.tool_call_id)
+            if record is not None:
+                record.results = [
+                    ToolResult(restated.id, r.run_index, r.source) if r.message_id == held.id else r
+                    for r in record.results
+                ]
+            if held.id in self.delivered_ids:
+                self.delivered_ids.add(restated.id)
+        self._report(
+            "snapshot-id-remapped",
+            f"the snapshot restates the held {held.role} message {held.id!r} as "
+            f"{restated.id!r} (same {'call' if kind == 'call' else 'content'}); the "
+            "snapshot's copy replaces it and keeps its arrival",
+            message_id=restated.id,
+            tool_call_id=held.tool_call_id if isinstance(held, ToolMessage) else None,
+        )
 
     def _rebuild(self, messages: list[Message]) -> None:
         self._head = _Node.ring()
