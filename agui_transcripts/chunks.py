@@ -93,8 +93,9 @@ _MISSING = object()
 #: Marks a START this layer emits to reopen an item that a soft boundary closed (a key
 #: no producer sends): the item goes on where it stopped, it is not streamed again.
 CONTINUES: Final = "\x00continues"
-#: Marks an END this layer emits at a soft boundary (state, step, custom): the item may
-#: still go on, so what is judged at its end waits for the run's end.
+#: Marks an END this layer emits at a soft boundary (state, step, custom), or for any
+#: chunked call: the item may still go on, so what is judged at its end waits for the
+#: run's end.
 SOFT_END: Final = "\x00soft-end"
 
 
@@ -340,8 +341,14 @@ class ChunkNormalizer:
             elif key in self._explicit:
                 return [self._absorb_into_explicit(kind, item_id, event, index)]
             else:
+                reopened = kind == TOOL and key in self._closed
                 stream = self._open_stream(kind, item_id, event, tag, lane, index, out)
-                return self._emit_opening(stream, event, out)
+                out = self._emit_opening(stream, event, out)
+                if reopened:
+                    # C12: a call's chunks may resume after other items; the reference
+                    # appends them to the call's arguments (not a replay).
+                    next(e for e in out if e["type"] == "TOOL_CALL_START")[CONTINUES] = True
+                return out
         self._emit_content(stream, event, out)
         return out
 
@@ -577,7 +584,9 @@ class ChunkNormalizer:
         end: dict[str, Any] = {"type": _END[stream.kind], _ID_KEY[stream.kind]: stream.id}
         if stream.tag is not _MISSING:
             end["subagentRunId"] = stream.tag
-        if soft:
+        if soft or stream.kind == TOOL:
+            # A call's chunks may resume later in the run (its arguments are judged
+            # then); text simply ends.
             end[SOFT_END] = True
         return end
 

@@ -170,6 +170,12 @@ RULES: dict[str, Rule] = _table(
     Rule("server-answered-client-tool", "info", "a declared client tool the server answered", "T6"),
     Rule("owner-unknown", "info", "unanswered calls whose owner cannot be told", "T6"),
     Rule("result-after-abandonment", "warning", "a result for a call already given up", "I15"),
+    Rule(
+        "invalid-call-dropped",
+        "warning",
+        "a call whose arguments never finished, left out of the projection",
+        "I11",
+    ),
     # Adapters (layer 7).
     Rule("openai-dropped", "info", "what Chat Completions messages cannot hold", "I15"),
     Rule("responses-dropped", "info", "what Responses input items cannot hold", "I15"),

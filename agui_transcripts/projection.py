@@ -37,6 +37,7 @@ from .model import (
     ReasoningMessage,
     TextSegment,
     ToolCall,
+    ToolCallRecord,
     ToolMessage,
     Transcript,
 )
@@ -307,7 +308,13 @@ class _Projector:
         message.content = (message.content or "") + text
 
     def _call(self, item: _Call) -> None:
-        self.seen_calls.add(item.call.id)
+        call_id = item.call.id
+        if call_id in self.seen_calls:
+            # A reused id opens a new occurrence: an earlier turn's answer (or the
+            # result given up for it) never answers this one.
+            self.answered.discard(call_id)
+            self.synthesized.discard(call_id)
+        self.seen_calls.add(call_id)
         batch = self.batch
         if batch is not None and batch.accepting and batch.key == item.key and not self._queued():
             self._attach(batch, item)
@@ -512,10 +519,15 @@ def _default_reason(call_id: str) -> str:
 # -- direction A: an AG-UI transcript -----------------------------------------------------
 
 
-def _transcript_items(transcript: Transcript) -> list[_Item]:
-    """Text stretches, calls, results and other messages, in arrival order."""
+def _transcript_items(transcript: Transcript) -> tuple[list[_Item], list[ToolCall]]:
+    """Text stretches, calls, results and other messages, in arrival order.
+
+    Calls whose arguments never finished (``invalid``, O26) are no calls at all: they
+    are left out, and returned apart for the projection to report.
+    """
     keyed: list[tuple[int, int, _Item]] = []
     records = transcript.tool_calls
+    invalid: list[ToolCall] = []
     for position, message in enumerate(transcript.messages):
         base = message.seq
         if isinstance(message, AssistantMessage):
@@ -525,6 +537,8 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
                         seq = segment.seq if segment.seq >= 0 else base
                         item = _Text(message.id, segment.text, seq, message)
                         keyed.append((seq, position, item))
+                elif _is_invalid(records.get(segment.id), segment):
+                    invalid.append(segment)
                 else:
                     # The occurrence's own declaring event: a reused id's record is the
                     # latest occurrence, never an earlier turn's.
@@ -538,7 +552,11 @@ def _transcript_items(transcript: Transcript) -> list[_Item]:
         else:
             keyed.append((base, position, _Other(message)))
     keyed.sort(key=lambda entry: (entry[0], entry[1]))
-    return [item for _, _, item in keyed]
+    return [item for _, _, item in keyed], invalid
+
+
+def _is_invalid(record: ToolCallRecord | None, call: ToolCall) -> bool:
+    return record is not None and record.state == "invalid" and record.call is call
 
 
 @holds_gc
@@ -566,9 +584,16 @@ def project(transcript: Transcript, *, policy: Policy = "synthesize") -> Project
             "declared": "the run has not settled it yet",
         }.get(record.state, _default_reason(call_id))
 
-    items = _transcript_items(transcript)
+    items, invalid = _transcript_items(transcript)
     taken = {message.id for message in transcript.messages}
     projector = _Projector(items, policy=policy, reasons=reason, taken_ids=taken)
+    for call in invalid:
+        projector._report(
+            "invalid-call-dropped",
+            f"tool call {call.id!r} ({call.name}) never finished its arguments "
+            f"({call.arguments!r}); left out, with no result invented",
+            tool_call_id=call.id,
+        )
     return Projection(projector.run(), projector.diagnostics)
 
 

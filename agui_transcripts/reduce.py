@@ -33,7 +33,7 @@ from ._codec import dumps
 from .chunks import CONTINUES, SOFT_END
 from .diagnostics import DiagnosticSink
 from .events import Event
-from .reconcile import Match, reconcile
+from .reconcile import Match, reconcile, restates_call
 from .model import (
     ActivityMessage,
     AssistantMessage,
@@ -531,11 +531,13 @@ class Reducer:
             )
 
     def _add_input_messages(self, run_input: dict[str, Any]) -> bool:
-        """A11: input messages whose id is not held yet are appended.
+        """A11: input messages the transcript does not hold yet are appended.
 
-        Beyond the reference: a history re-sent with re-minted ids (a producer's own
-        dump, Q7) would duplicate every earlier turn. When the input starts with the whole
-        held conversation, message for message, its re-minted copies are echoes.
+        Beyond the reference, which compares ids only: an input that restates history
+        under re-minted ids (a producer's own dump, Q7; a harness's copy of a client
+        result) adds only what is new. Held and restated messages are matched by
+        identity (:mod:`.reconcile`); each copy under a new id is an ``input-echo``, and
+        a tool message it restates counts as delivered to the agent.
         """
         messages = messages_from_dicts(
             run_input.get("messages", []), where="input/messages", report=self._report
@@ -543,19 +545,25 @@ class Reducer:
         if not messages:
             return False
         new_turn = False
-        echoes = self._echoed_prefix(messages)
-        for position, message in enumerate(messages):
+        held = [node.message for node in self._nodes()] if self._by_id else []
+        for message, match in zip(messages, self._echoes(held, messages)):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)
-            if message.id in self._by_id:
+            if match is not None:
+                ours = held[match.held]
+                if isinstance(ours, ToolMessage):
+                    self.delivered_ids.add(ours.id)
+                if ours.id != message.id:
+                    self._report(
+                        "input-echo",
+                        f"run input message {message.id!r} repeats the held {ours.role} "
+                        f"message {ours.id!r} under a new id (same "
+                        f"{'call' if match.kind == 'call' else 'content'}); not added again",
+                        message_id=message.id,
+                        tool_call_id=ours.tool_call_id if isinstance(ours, ToolMessage) else None,
+                    )
                 continue
-            if position < len(echoes):
-                self._report(
-                    "input-echo",
-                    f"run input message {message.id!r} repeats the held {message.role} message "
-                    f"{echoes[position].id!r} under a new id; not added again",
-                    message_id=message.id,
-                )
+            if message.id in self._by_id:
                 continue
             if isinstance(message, ToolMessage) and not self._accept_client_result(message):
                 continue
@@ -589,6 +597,7 @@ class Reducer:
             if node is not None and isinstance(node.message, ToolMessage)
         ]
         if message.content in contents:
+            self.delivered_ids.update(r.message_id for r in record.results)
             self._report(
                 "input-echo",
                 f"run input tool message {message.id!r} repeats the held result of "
@@ -616,28 +625,45 @@ class Reducer:
         self._conflicts.add(message.id)
         return True
 
-    def _echoed_prefix(self, messages: list[Message]) -> list[Message]:
-        """The held conversation, if ``messages`` starts with all of it (ids aside).
+    @staticmethod
+    def _echoes(held: list[Message], messages: list[Message]) -> list[Match | None]:
+        """Which input messages restate held ones.
 
-        Compared node by node and abandoned at the first difference, so a run input that
-        is not an echo costs what it holds, not what the conversation holds.
+        A tool message restates a held result only with the same content (another
+        answer to the call is judged by :meth:`_accept_client_result`). A match by
+        content alone counts only inside restated history: before a later match by id or
+        call, or when the input restates the whole conversation and adds to it; else a
+        turn that repeats an earlier one ("yes", "thanks") would be taken for an echo and
+        lost.
         """
-        if all(message.id in self._by_id for message in messages):
-            return []
-        theirs = iter(messages)
-        held: list[Message] = []
-        for node in self._nodes():
-            ours = node.message
-            if isinstance(ours, (ActivityMessage, ReasoningMessage)):
+        if not held:
+            return [None] * len(messages)
+        matches = reconcile(held, messages)
+        strong = -1
+        for index, (message, match) in enumerate(zip(messages, matches)):
+            if match is None:
                 continue
-            other = next(theirs, None)
-            if other is None or _signature(ours) != _signature(other):
-                return []
-            held.append(ours)
-        # A re-sent history carries the whole conversation and something new after it.
-        if next(theirs, None) is None or not any(isinstance(m, AssistantMessage) for m in held):
-            return []
-        return held
+            if isinstance(message, ToolMessage) and not restates_call(held[match.held], message):
+                matches[index] = None
+            elif match.kind != "content":
+                strong = index
+        # The whole conversation (with an answer in it) re-sent, and something new after.
+        restated = {match.held for match in matches if match is not None}
+        whole = (
+            matches[-1] is None
+            and any(isinstance(message, AssistantMessage) for message in held)
+            and all(
+                position in restated
+                for position, message in enumerate(held)
+                if not isinstance(message, (ActivityMessage, ReasoningMessage))
+            )
+        )
+        if not whole:
+            for index in range(strong + 1, len(matches)):
+                match = matches[index]
+                if match is not None and match.kind == "content":
+                    matches[index] = None
+        return matches
 
     def _run_finished(self, event: Event) -> None:
         run = self._run
@@ -1174,6 +1200,10 @@ class Reducer:
             return None
         new_id = message_id or f"client-result-{uuid.uuid4().hex[:16]}"
         message = ToolMessage(new_id, tool_call_id, content, error=error)
+        # It arrives now: after everything streamed so far, in the projection's order.
+        message.seq = max(
+            (r.last_event_index for r in self.runs if r.last_event_index is not None), default=-1
+        )
         result = ToolResult(message.id, None, "harness")
         self._place_result(message, tool_call_id, result)
         record.results.append(result)
