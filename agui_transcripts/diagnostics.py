@@ -171,6 +171,9 @@ RULES: dict[str, Rule] = _table(
     Rule("owner-unknown", "info", "unanswered calls whose owner cannot be told", "T6"),
     Rule("result-after-abandonment", "warning", "a result for a call already given up", "I15"),
     Rule(
+        "late-result-anchored", "info", "a result after a later turn, placed after its call", "I7"
+    ),
+    Rule(
         "invalid-call-dropped",
         "warning",
         "a call whose arguments never finished, left out of the projection",

@@ -216,6 +216,13 @@ class _Projector:
         self.synthesized: set[str] = set()
         self.deferred_calls: set[str] = set()
         self.future_calls = {item.call.id for item in items if isinstance(item, _Call)}
+        # Results not reached yet, by call id: a batch about to be given up takes its
+        # real result from here instead (I7), and the result is skipped when reached.
+        self.upcoming: dict[str, list[_Result]] = {}
+        for item in items:
+            if isinstance(item, _Result):
+                self.upcoming.setdefault(item.message.tool_call_id, []).append(item)
+        self.taken_early: set[int] = set()
         self.seen_calls: set[str] = set()
         self.pieces: dict[str, int] = {}
         self.tail_text: tuple[str, AssistantMessage] | None = None
@@ -265,6 +272,10 @@ class _Projector:
 
     def run(self) -> list[Message]:
         for item in self.items:
+            if isinstance(item, _Result):
+                if id(item) in self.taken_early:
+                    continue
+                self.upcoming[item.message.tool_call_id].pop(0)
             self._item(item)
         self._finish()
         return self.out
@@ -437,7 +448,27 @@ class _Projector:
             self.releasing = outer
 
     def _give_up(self, batch: _Batch, *, final: bool) -> None:
-        """Apply the policy to a batch's unanswered calls."""
+        """Apply the policy to a batch's unanswered calls.
+
+        A call whose real result comes later (after a user turn, say) is answered by it
+        here: a synthetic result never stands in for a real one.
+        """
+        for call_id in list(batch.open):
+            later = self.upcoming.get(call_id)
+            if not later or self.batch is not batch:
+                continue
+            result = later.pop(0)
+            self.taken_early.add(id(result))
+            self._report(
+                "late-result-anchored",
+                f"tool message {result.message.id or '(new)'!r} answers {call_id!r} after a "
+                "later turn; placed right after its call",
+                tool_call_id=call_id,
+                message_id=result.message.id or None,
+            )
+            self._result(result)
+        if self.batch is not batch:
+            return  # every call was answered: the batch closed and released its queue
         missing = list(batch.open)
         policy = self.policy
         if policy == "keep" and not final:
@@ -481,6 +512,8 @@ class _Projector:
                 # Only the very last batch may stay open ("keep"): one with deferred items
                 # behind it is not at the end.
                 self._give_up(batch, final=final and not self.queue)
+                if self.batch is not batch:
+                    continue  # later real results answered it; the queue moved on
                 if batch.open:  # kept open at the end
                     self.batch = None
                     if not self.queue:
