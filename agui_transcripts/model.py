@@ -24,7 +24,7 @@ from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from .ownership import Continuation
-    from .projection import Policy, Projection
+    from .projection import Policy, Projection, Subagents
 
 __all__ = [
     "ActivityMessage",
@@ -810,13 +810,17 @@ class Transcript:
             self.tool_calls.values(), self.runs, unattributed_is_client=unattributed_is_client
         )
 
-    def project(self, policy: Policy = "synthesize") -> Projection:
+    def project(
+        self, policy: Policy = "synthesize", *, subagents: Subagents = "inline"
+    ) -> Projection:
         """The ordered messages (see :meth:`ordered`) with the projection's diagnostics."""
         from .projection import project
 
-        return project(self, policy=policy)
+        return project(self, policy=policy, subagents=subagents)
 
-    def ordered(self, policy: Policy = "synthesize") -> list[Message]:
+    def ordered(
+        self, policy: Policy = "synthesize", *, subagents: Subagents = "inline"
+    ) -> list[Message]:
         """The messages in an order an evaluator or provider accepts.
 
         Every tool result comes right after the assistant message that declares its
@@ -824,8 +828,11 @@ class Transcript:
         arrived while calls were open follows their results. Unanswered calls follow
         ``policy``: ``synthesize`` (a synthetic error result, marked in metadata),
         ``trim`` (drop the call), ``keep`` (leave it open at the end) or ``raise``.
+        ``subagents`` keeps subagent turns ``inline`` (where they arrived), leaves them
+        out (``exclude``) or puts each subagent's conversation after the top-level one
+        (``apart``); every message keeps its ``subagent_run_id``.
         """
-        return self.project(policy).messages
+        return self.project(policy, subagents=subagents).messages
 
     def awaiting_client(self) -> bool:
         """Whether the application must answer calls or resume interrupts."""

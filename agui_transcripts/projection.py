@@ -50,6 +50,7 @@ __all__ = [
     "ProjectionError",
     "ReasoningPart",
     "SourceMessage",
+    "Subagents",
     "TextPart",
     "ToolCallPart",
     "ToolResultPart",
@@ -59,6 +60,9 @@ __all__ = [
 ]
 
 Policy = Literal["synthesize", "trim", "keep", "raise"]
+#: Where subagent turns go in a projection (see :func:`project`).
+Subagents = Literal["inline", "exclude", "apart"]
+_SUBAGENT_CHOICES: tuple[str, ...] = ("inline", "exclude", "apart")
 
 #: Metadata key that marks a synthetic result: ``metadata[SYNTHETIC_KEY] = {"reason": ...}``.
 SYNTHETIC_KEY = "agui_transcripts.synthetic"
@@ -592,13 +596,39 @@ def _is_invalid(record: ToolCallRecord | None, call: ToolCall) -> bool:
     return record is not None and record.state == "invalid" and record.call is call
 
 
+def _attribution(item: _Item, records: dict[str, ToolCallRecord]) -> str | None:
+    """The subagent run an item belongs to (None: the top-level agent).
+
+    A result untagged by its producer belongs where its call does.
+    """
+    if isinstance(item, _Call):
+        return item.subagent_run_id
+    if isinstance(item, _Text):
+        return item.source.subagent_run_id if item.source is not None else None
+    message = item.message
+    if message.subagent_run_id is None and isinstance(message, ToolMessage):
+        record = records.get(message.tool_call_id)
+        return record.subagent_run_id if record is not None else None
+    return message.subagent_run_id
+
+
 @holds_gc
-def project(transcript: Transcript, *, policy: Policy = "synthesize") -> Projection:
+def project(
+    transcript: Transcript, *, policy: Policy = "synthesize", subagents: Subagents = "inline"
+) -> Projection:
     """Order a transcript's messages so that every call precedes its result.
+
+    ``subagents`` says where the turns of subagent runs go: ``inline`` (where they
+    arrived, each message keeping its ``subagent_run_id``), ``exclude`` (left out: the
+    top-level agent's conversation alone, as a metric on its own tool calls needs) or
+    ``apart`` (the top-level conversation first, then each subagent's, in the order the
+    subagents first spoke, each ordered on its own).
 
     Returns new assistant and synthetic tool messages; user, system, reasoning, activity
     and real tool messages are the transcript's own objects.
     """
+    if subagents not in _SUBAGENT_CHOICES:
+        raise ValueError(f"subagents must be one of {', '.join(_SUBAGENT_CHOICES)}: {subagents!r}")
     records = transcript.tool_calls
 
     def reason(call_id: str) -> str:
@@ -618,16 +648,31 @@ def project(transcript: Transcript, *, policy: Policy = "synthesize") -> Project
         }.get(record.state, _default_reason(call_id))
 
     items, invalid = _transcript_items(transcript)
+    groups: dict[str | None, list[_Item]] = {None: items}
+    if subagents != "inline":
+        groups = {None: []}
+        for item in items:
+            groups.setdefault(_attribution(item, records), []).append(item)
+        if subagents == "exclude":
+            groups = {None: groups[None]}
     taken = {message.id for message in transcript.messages}
-    projector = _Projector(items, policy=policy, reasons=reason, taken_ids=taken)
+    messages: list[Message] = []
+    diagnostics: list[Diagnostic] = []
+    for group in groups.values():
+        projector = _Projector(group, policy=policy, reasons=reason, taken_ids=taken)
+        messages.extend(projector.run())
+        diagnostics.extend(projector.diagnostics)
     for call in invalid:
-        projector._report(
-            "invalid-call-dropped",
-            f"tool call {call.id!r} ({call.name}) never finished its arguments "
-            f"({call.arguments!r}); left out, with no result invented",
-            tool_call_id=call.id,
+        diagnostics.append(
+            Diagnostic(
+                "invalid-call-dropped",
+                RULES["invalid-call-dropped"].severity,
+                f"tool call {call.id!r} ({call.name}) never finished its arguments "
+                f"({call.arguments!r}); left out, with no result invented",
+                tool_call_id=call.id,
+            )
         )
-    return Projection(projector.run(), projector.diagnostics)
+    return Projection(messages, diagnostics)
 
 
 # -- direction B: messages holding ordered parts ------------------------------------------

@@ -74,10 +74,10 @@ def reconcile(held: Sequence[Message], restated: Sequence[Message]) -> list[Matc
     for position, message in enumerate(held):
         by_id.setdefault(message.id, position)
     for index, message in enumerate(restated):
-        position = by_id.get(message.id)
-        if position is not None and not taken[position]:
-            matches[index] = Match(position, "id")
-            taken[position] = True
+        same = by_id.get(message.id)
+        if same is not None and not taken[same]:
+            matches[index] = Match(same, "id")
+            taken[same] = True
 
     # 2 and 3. Calls: held tool and assistant messages queued by call id, in order.
     results: dict[str, list[int]] = {}

@@ -33,7 +33,6 @@ from ._codec import dumps
 from .chunks import CONTINUES, SOFT_END
 from .diagnostics import DiagnosticSink
 from .events import Event
-from .reconcile import Match, reconcile, restates_call
 from .model import (
     ActivityMessage,
     AssistantMessage,
@@ -52,6 +51,7 @@ from .model import (
     _TextMessage,
     pending_interrupts,
 )
+from .reconcile import Match, reconcile, restates_call
 from .wire import messages_from_dicts
 
 __all__ = ["Reducer"]
@@ -546,7 +546,7 @@ class Reducer:
             return False
         new_turn = False
         held = [node.message for node in self._nodes()] if self._by_id else []
-        for message, match in zip(messages, self._echoes(held, messages)):
+        for message, match in zip(messages, self._echoes(held, messages), strict=True):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)
             if match is not None:
@@ -640,7 +640,7 @@ class Reducer:
             return [None] * len(messages)
         matches = reconcile(held, messages)
         strong = -1
-        for index, (message, match) in enumerate(zip(messages, matches)):
+        for index, (message, match) in enumerate(zip(messages, matches, strict=True)):
             if match is None:
                 continue
             if isinstance(message, ToolMessage) and not restates_call(held[match.held], message):
@@ -1228,7 +1228,7 @@ class Reducer:
         snapshot = messages_from_dicts(event.get("messages"), where="messages", report=self._report)
         held = [node.message for node in self._nodes()]
         matches = reconcile(held, snapshot)
-        for message, match in zip(snapshot, matches):
+        for message, match in zip(snapshot, matches, strict=True):
             if match is not None:
                 self._take_over(held[match.held], message, match.kind)
         self._date_new(snapshot, matches)
@@ -1246,7 +1246,7 @@ class Reducer:
                 kept.append(message)
         placed = {message.id for message in kept}
         results: list[ToolMessage] = []
-        for message, match in zip(snapshot, matches):
+        for message, match in zip(snapshot, matches, strict=True):
             if message.id in placed:
                 continue
             placed.add(message.id)
@@ -1264,7 +1264,7 @@ class Reducer:
         stays before the answer it precedes there.
         """
         following = self._index
-        for message, match in zip(reversed(snapshot), reversed(matches)):
+        for message, match in zip(reversed(snapshot), reversed(matches), strict=True):
             if match is None:
                 message.seq = following
             else:

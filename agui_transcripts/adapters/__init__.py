@@ -15,7 +15,7 @@ from typing import Any
 
 from ..diagnostics import RULES, Diagnostic
 from ..model import Message, ToolMessage, Transcript
-from ..projection import Policy
+from ..projection import Policy, Subagents
 
 __all__ = ["data_url", "messages_of", "report", "stable_id", "tool_text"]
 
@@ -25,18 +25,25 @@ def messages_of(
     *,
     policy: Policy = "synthesize",
     diagnostics: list[Diagnostic] | None = None,
+    subagents: Subagents = "inline",
 ) -> list[Message]:
     """The messages an adapter renders: a transcript's ordered projection, or a given list.
 
-    A list of messages is taken as already ordered. The projection's diagnostics are
-    appended to ``diagnostics`` when it is given.
+    A list of messages is taken as already ordered (``subagents`` applies to a
+    transcript). The projection's diagnostics are appended to ``diagnostics`` when it is
+    given.
     """
     if isinstance(source, Transcript):
-        projection = source.project(policy)
+        projection = source.project(policy, subagents=subagents)
         if diagnostics is not None:
             diagnostics.extend(projection.diagnostics)
         return projection.messages
-    return list(source)
+    if subagents == "inline":
+        return list(source)
+    top = [message for message in source if message.subagent_run_id is None]
+    if subagents == "exclude":
+        return top
+    return top + [message for message in source if message.subagent_run_id is not None]
 
 
 def report(

@@ -23,7 +23,7 @@ from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..events import normalize_run_input
 from ..model import ActivityMessage, Message, Transcript
-from ..projection import Policy
+from ..projection import Policy, Subagents
 from ..wire import messages_from_dicts
 from . import messages_of
 
@@ -36,6 +36,7 @@ def to_dicts(
     ordered: bool = False,
     for_input: bool = False,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
 ) -> list[dict[str, Any]]:
     """Wire dicts (camelCase, absent fields omitted).
 
@@ -46,7 +47,7 @@ def to_dicts(
     if isinstance(source, Transcript) and not ordered:
         messages: list[Message] = source.messages
     else:
-        messages = messages_of(source, policy=policy)
+        messages = messages_of(source, policy=policy, subagents=subagents)
     return [m.to_dict() for m in messages if not (for_input and isinstance(m, ActivityMessage))]
 
 

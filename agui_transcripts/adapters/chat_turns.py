@@ -39,7 +39,7 @@ from ..model import (
     Transcript,
     UserMessage,
 )
-from ..projection import Policy
+from ..projection import Policy, Subagents
 from . import messages_of, report
 
 __all__ = ["ChatTurn", "to_chat_turns"]
@@ -73,6 +73,7 @@ def to_chat_turns(
     tools: Literal["summarize", "drop"] = "summarize",
     include_system: bool = False,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     diagnostics: list[Diagnostic] | None = None,
 ) -> list[ChatTurn]:
     """Role/content turns for a transcript (or an ordered list of messages).
@@ -84,7 +85,7 @@ def to_chat_turns(
     """
     turns: list[ChatTurn] = []
     results = {}
-    messages = messages_of(source, policy=policy, diagnostics=diagnostics)
+    messages = messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents)
     for message in messages:
         if isinstance(message, ToolMessage):
             results[message.tool_call_id] = message

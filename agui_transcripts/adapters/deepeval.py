@@ -43,7 +43,7 @@ from ..model import (
     UserMessage,
     parse_arguments,
 )
-from ..projection import Policy
+from ..projection import Policy, Subagents
 from . import messages_of, report, tool_text
 
 __all__ = ["to_conversational_test_case", "to_deepeval", "to_llm_test_case"]
@@ -143,8 +143,9 @@ def _group(
     retrieval_tools: Iterable[str],
     policy: Policy,
     diagnostics: list[Diagnostic] | None,
+    subagents: Subagents = "inline",
 ) -> _Turns:
-    messages = messages_of(source, policy=policy, diagnostics=diagnostics)
+    messages = messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents)
     return _Turns(messages, frozenset(retrieval_tools), diagnostics)
 
 
@@ -154,6 +155,7 @@ def to_conversational_test_case(
     *,
     retrieval_tools: Iterable[str] = (),
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     diagnostics: list[Diagnostic] | None = None,
     **fields: Any,
 ) -> Any:
@@ -164,7 +166,7 @@ def to_conversational_test_case(
     to a turn index finds them. Raises ValueError for a transcript with no turn.
     """
     test_case = _deepeval()
-    grouped = _group(source, retrieval_tools, policy, diagnostics).turns
+    grouped = _group(source, retrieval_tools, policy, diagnostics, subagents).turns
     if not grouped:
         raise ValueError("the transcript has no user or assistant turn for DeepEval")
     turns = []
@@ -189,6 +191,7 @@ def to_llm_test_case(
     *,
     retrieval_tools: Iterable[str] = (),
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     diagnostics: list[Diagnostic] | None = None,
     **fields: Any,
 ) -> Any:
@@ -198,7 +201,7 @@ def to_llm_test_case(
     ``fields`` go to the test case (``expected_output``, ``expected_tools``, ...).
     """
     test_case = _deepeval()
-    found = _group(source, retrieval_tools, policy, diagnostics)
+    found = _group(source, retrieval_tools, policy, diagnostics, subagents)
     grouped = found.turns
     user = "\n".join(t["content"] for t in grouped if t["role"] == "user")
     answers = [t for t in grouped if t["role"] == "assistant"]
@@ -219,12 +222,20 @@ def to_deepeval(
     *,
     retrieval_tools: Iterable[str] = (),
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     diagnostics: list[Diagnostic] | None = None,
     **fields: Any,
 ) -> Any:
     """An ``LLMTestCase`` for a single-turn run, a ``ConversationalTestCase`` otherwise."""
     tools = tuple(retrieval_tools)
-    grouped = _group(source, tools, policy, None).turns
+    grouped = _group(source, tools, policy, None, subagents).turns
     users = sum(1 for turn in grouped if turn["role"] == "user")
     build = to_llm_test_case if users <= 1 else to_conversational_test_case
-    return build(source, retrieval_tools=tools, policy=policy, diagnostics=diagnostics, **fields)
+    return build(
+        source,
+        retrieval_tools=tools,
+        policy=policy,
+        diagnostics=diagnostics,
+        subagents=subagents,
+        **fields,
+    )

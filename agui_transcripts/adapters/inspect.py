@@ -44,7 +44,7 @@ from ..model import (
     UserMessage,
     parse_arguments,
 )
-from ..projection import Policy
+from ..projection import Policy, Subagents
 from . import data_url, messages_of, report
 
 __all__ = ["to_inspect"]
@@ -76,6 +76,7 @@ def to_inspect(
     source: Transcript | Sequence[Message],
     *,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     include_reasoning: bool = True,
     diagnostics: list[Diagnostic] | None = None,
 ) -> list[Any]:
@@ -86,7 +87,7 @@ def to_inspect(
     leaves it out. Drops are appended to ``diagnostics`` when given.
     """
     model, tool = _inspect()
-    messages = messages_of(source, policy=policy, diagnostics=diagnostics)
+    messages = messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents)
     names = {
         call.id: call.name
         for message in messages

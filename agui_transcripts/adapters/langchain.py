@@ -52,6 +52,7 @@ from ..projection import (
     Policy,
     ReasoningPart,
     SourceMessage,
+    Subagents,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -168,6 +169,7 @@ def to_langchain(
     source: Transcript | Sequence[Message],
     *,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     include_reasoning: bool = True,
     include_encrypted: bool = True,
     diagnostics: list[Diagnostic] | None = None,
@@ -184,7 +186,7 @@ def to_langchain(
         }
     out: list[Any] = []
     reasoning: list[dict[str, Any]] = []
-    for message in messages_of(source, policy=policy, diagnostics=diagnostics):
+    for message in messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents):
         if isinstance(message, ReasoningMessage):
             if include_reasoning:
                 block: dict[str, Any] = {

@@ -46,6 +46,7 @@ from ..model import (
 from ..projection import (
     Policy,
     SourceMessage,
+    Subagents,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -192,6 +193,7 @@ def to_openai(
     source: Transcript | Sequence[Message],
     *,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     repair: bool = False,
     include_system: bool = True,
     diagnostics: list[Diagnostic] | None = None,
@@ -203,7 +205,7 @@ def to_openai(
     developer messages. Drops and repairs are appended to ``diagnostics`` when given.
     """
     out: list[ChatMessage] = []
-    for message in messages_of(source, policy=policy, diagnostics=diagnostics):
+    for message in messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents):
         if isinstance(message, (SystemMessage, DeveloperMessage)):
             if include_system:
                 turn: SystemMessageParam | DeveloperMessageParam

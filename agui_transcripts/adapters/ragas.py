@@ -40,7 +40,7 @@ from ..model import (
     UserMessage,
     parse_arguments,
 )
-from ..projection import Policy, is_synthetic
+from ..projection import Policy, Subagents, is_synthetic
 from . import messages_of
 
 __all__ = ["build_sample", "ragas_args", "to_ragas"]
@@ -89,13 +89,14 @@ def to_ragas(
     *,
     metadata: bool = False,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     diagnostics: list[Diagnostic] | None = None,
 ) -> list[Any]:
     """Ragas ``HumanMessage`` / ``AIMessage`` / ``ToolMessage`` list for a transcript."""
     rm = import_ragas_messages()
     transcript = source if isinstance(source, Transcript) else None
     out: list[Any] = []
-    for message in messages_of(source, policy=policy, diagnostics=diagnostics):
+    for message in messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents):
         meta: dict[str, Any] | None = None
         if metadata:
             meta = {"message_id": message.id}
@@ -142,6 +143,7 @@ def build_sample(
     reference_tool_calls: Sequence[Any] | None = None,
     metadata: bool = False,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     diagnostics: list[Diagnostic] | None = None,
     **fields: Any,
 ) -> Any:
@@ -159,7 +161,13 @@ def build_sample(
         calls = [
             c if isinstance(c, rm.ToolCall) else rm.ToolCall(**c) for c in reference_tool_calls
         ]
-    messages = to_ragas(transcript, metadata=metadata, policy=policy, diagnostics=diagnostics)
+    messages = to_ragas(
+        transcript,
+        metadata=metadata,
+        policy=policy,
+        diagnostics=diagnostics,
+        subagents=subagents,
+    )
     return MultiTurnSample(
         user_input=messages, reference=reference, reference_tool_calls=calls, **fields
     )

@@ -47,6 +47,7 @@ from ..model import (
 from ..projection import (
     Policy,
     SourceMessage,
+    Subagents,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -99,6 +100,7 @@ def to_responses(
     source: Transcript | Sequence[Message],
     *,
     policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
     include_system: bool = True,
     include_reasoning: bool = True,
     diagnostics: list[Diagnostic] | None = None,
@@ -111,7 +113,7 @@ def to_responses(
     reasoning items. Drops are appended to ``diagnostics`` when given.
     """
     items: list[ResponseItem] = []
-    for message in messages_of(source, policy=policy, diagnostics=diagnostics):
+    for message in messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents):
         if isinstance(message, (SystemMessage, DeveloperMessage)):
             if include_system:
                 items.append({"type": "message", "role": message.role, "content": message.text})

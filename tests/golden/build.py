@@ -13,7 +13,9 @@ state, error and run outcomes the reference client ends with. The test suite rea
 these files; it never needs Node.
 
 Streams: the scenarios S01-S40 of the protocol rules (``scenario-*``), producer quirks
-the reference accepts (``quirk-*``), and deterministic random streams (``random-*``).
+the reference accepts (``quirk-*``), producers restating history (``history-*``) and
+deterministic random streams (``random-*``); in ``deviations/``, streams where we depart
+from the reference on purpose, with its result beside them.
 """
 
 from __future__ import annotations
@@ -435,21 +437,240 @@ def quirks() -> dict[str, Case]:
     }
 
 
+def _call(call_id: str, name: str, arguments: str = "{}") -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def history() -> dict[str, Case]:
+    """Producers restating history, where the reference client defines the outcome."""
+    weather: list[dict[str, Any]] = [
+        {"id": "X1", "role": "user", "content": "Weather in Paris?"},
+        {
+            "id": "X2",
+            "role": "assistant",
+            "content": "Let me check",
+            "toolCalls": [_call("c1", "get_weather", '{"city":"Paris"}')],
+        },
+        {"id": "X3", "role": "tool", "toolCallId": "c1", "content": "sunny"},
+        {"id": "X4", "role": "assistant", "content": "Sunny in Paris."},
+    ]
+    return {
+        # Issue 16, shape 1: a final snapshot that re-mints every id.
+        "history-snapshot-remints-every-id": (
+            [
+                RS(),
+                TMK("m-a", "Let me check", role="assistant"),
+                TCS("c1", "get_weather", "m-a"),
+                TCA("c1", '{"city":"Paris"}'),
+                TCE("c1"),
+                TCR("r-1", "c1", "sunny"),
+                MS(*weather),
+                RF(),
+            ],
+            [_input("r1", [{"id": "u-1", "role": "user", "content": "Weather in Paris?"}])],
+        ),
+        # Shape 1 as llama-index sends it (Q29-Q32): chunks only, results only in the
+        # snapshots, one snapshot per step, each re-minting the system and assistant ids.
+        "history-snapshot-per-step-remints": (
+            [
+                RS(),
+                TMK("m-1", "Let me check", role="assistant"),
+                TCK("c1", "get_weather", '{"city":"Paris"}'),
+                MS(
+                    {"id": "sys-1", "role": "system", "content": "You are a weather bot."},
+                    {"id": "u-1", "role": "user", "content": "Weather in Paris?"},
+                    {"id": "s1-a", "role": "assistant", "content": "Let me check"},
+                    {"id": "s1-b", "role": "assistant", "toolCalls": [_call("c1", "get_weather")]},
+                ),
+                TMK("m-2", "Sunny in Paris.", role="assistant"),
+                MS(
+                    {"id": "sys-2", "role": "system", "content": "You are a weather bot."},
+                    {"id": "u-1", "role": "user", "content": "Weather in Paris?"},
+                    {"id": "s2-a", "role": "assistant", "content": "Let me check"},
+                    {"id": "s2-b", "role": "assistant", "toolCalls": [_call("c1", "get_weather")]},
+                    {"id": "s2-c", "role": "tool", "toolCallId": "c1", "content": "sunny"},
+                    {"id": "s2-d", "role": "assistant", "content": "Sunny in Paris."},
+                ),
+                RF(),
+            ],
+            [_input("r1", [{"id": "u-1", "role": "user", "content": "Weather in Paris?"}])],
+        ),
+        # Shape 5: a chunked call resumed after other messages and calls (the chunk
+        # transform's "two messages, two calls, interleaved").
+        "history-chunk-call-resumed": (
+            [
+                RS(),
+                TCK("tool-1", "search", '{"arg1":', parent="msg-1"),
+                TMK("msg-2", "Meanwhile", role="assistant"),
+                TCK("tool-2", "lookup", "{}", parent="msg-2"),
+                TCK("tool-1", "search", '"more"}'),
+                RF(),
+            ],
+            None,
+        ),
+        # A snapshot that restates a reasoning-free history around streamed reasoning.
+        "history-snapshot-remints-around-reasoning": (
+            [
+                RS(),
+                RMS("r-1"),
+                RMC("r-1", "The user wants the weather."),
+                RME("r-1"),
+                TMS("m-1"),
+                TMC("m-1", "Sunny."),
+                TME("m-1"),
+                MS(
+                    {"id": "X1", "role": "user", "content": "Weather?"},
+                    {"id": "X2", "role": "assistant", "content": "Sunny."},
+                ),
+                RF(),
+            ],
+            [_input("r1", [{"id": "u-1", "role": "user", "content": "Weather?"}])],
+        ),
+    }
+
+
+def deviations() -> dict[str, Case]:
+    """Streams where we depart from the reference on purpose (README's table).
+
+    Their reference results are committed too, and ``tests/test_history.py`` states the
+    exact difference, so a change on either side shows.
+    """
+    run_1 = [
+        RS("r1"),
+        TMS("a1"),
+        TMC("a1", "Checking"),
+        TME("a1"),
+        TCS("c1", "get_weather", "a1"),
+        TCA("c1", "{}"),
+        TCE("c1"),
+        TCR("t1", "c1", "sunny"),
+        RF("r1"),
+    ]
+    first = {"id": "u1", "role": "user", "content": "Weather?"}
+    return {
+        # Shape 2: run 2's input re-sends run 1's assistant message and its call under a
+        # new message id (and leaves the server's result out, as a client may).
+        "deviation-history-echo-new-ids": (
+            [*run_1, RS("r2"), TMS("a2"), TMC("a2", "You're welcome."), TME("a2"), RF("r2")],
+            [
+                _input("r1", [first]),
+                _input(
+                    "r2",
+                    [
+                        first,
+                        {
+                            "id": "dump-7",
+                            "role": "assistant",
+                            "content": "Checking",
+                            "toolCalls": [_call("c1", "get_weather")],
+                        },
+                        {"id": "u2", "role": "user", "content": "Thanks"},
+                    ],
+                ),
+            ],
+        ),
+        # Shape 4: a call id reused in a later turn, under a new message.
+        "deviation-call-id-reused-next-turn": (
+            [
+                *run_1,
+                RS("r2"),
+                TCS("c1", "get_weather", "a2"),
+                TCA("c1", '{"day":2}'),
+                TCE("c1"),
+                RF("r2"),
+            ],
+            [
+                _input("r1", [first]),
+                _input("r2", [{"id": "u2", "role": "user", "content": "And tomorrow?"}]),
+            ],
+        ),
+        # Shapes 6 and 9: ag-ui-langgraph with a deepagents subagent, no run input: the
+        # user turn only in the snapshots, results re-minted by the checkpoint (Q10, Q16,
+        # Q17).
+        "deviation-langgraph-subagent-no-input": (
+            [
+                RS(),
+                TCS("call_task", "task", "m1"),
+                TCA("call_task", '{"description":"find flights"}'),
+                TCE("call_task"),
+                MS(
+                    {"id": "h-user", "role": "user", "content": "Book me a flight"},
+                    {
+                        "id": "m1",
+                        "role": "assistant",
+                        "toolCalls": [_call("call_task", "task", '{"description":"find flights"}')],
+                    },
+                ),
+                SUS("s1", name="researcher"),
+                at(TCS("call_search", "search", "sm1"), "s1"),
+                at(TCA("call_search", '{"q":"flights"}'), "s1"),
+                at(TCE("call_search"), "s1"),
+                at(TCR("call_search", "call_search", "3 flights"), "s1"),
+                at(TMS("sm2"), "s1"),
+                at(TMC("sm2", "Found 3 flights"), "s1"),
+                at(TME("sm2"), "s1"),
+                SUF("s1"),
+                TCR("call_task", "call_task", "Found 3 flights"),
+                TMS("m3"),
+                TMC("m3", "I found 3 flights."),
+                TME("m3"),
+                MS(
+                    {"id": "h-user", "role": "user", "content": "Book me a flight"},
+                    {
+                        "id": "m1",
+                        "role": "assistant",
+                        "toolCalls": [_call("call_task", "task", '{"description":"find flights"}')],
+                    },
+                    {
+                        "id": "ck-1",
+                        "role": "tool",
+                        "toolCallId": "call_task",
+                        "content": "Found 3 flights",
+                    },
+                    {"id": "m3", "role": "assistant", "content": "I found 3 flights."},
+                    {
+                        "id": "sm1",
+                        "role": "assistant",
+                        "toolCalls": [_call("call_search", "search", '{"q":"flights"}')],
+                        "subagentRunId": "s1",
+                    },
+                    {
+                        "id": "ck-2",
+                        "role": "tool",
+                        "toolCallId": "call_search",
+                        "content": "3 flights",
+                        "subagentRunId": "s1",
+                    },
+                    {
+                        "id": "sm2",
+                        "role": "assistant",
+                        "content": "Found 3 flights",
+                        "subagentRunId": "s1",
+                    },
+                ),
+                RF(),
+            ],
+            None,
+        ),
+    }
+
+
 def cases() -> dict[str, Case]:
     """Every golden stream by file name."""
     out = {f"scenario-{name}": case for name, case in scenarios().items()}
     out.update(quirks())
+    out.update(history())
     for seed in RANDOM_SEEDS:
         events, inputs = random_stream(seed)
         out[f"random-{seed:03d}"] = (events, inputs)
     return out
 
 
-def write(directory: Path) -> list[Path]:
+def write(directory: Path, streams: dict[str, Case] | None = None) -> list[Path]:
     """Write the streams (and run inputs) into ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, (events, inputs) in cases().items():
+    for name, (events, inputs) in (cases() if streams is None else streams).items():
         path = directory / f"{name}.jsonl"
         path.write_text(to_jsonl(events), encoding="utf-8")
         if inputs:
@@ -480,7 +701,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--reference", type=Path, help="the reference fold tool's directory")
     parser.add_argument("--out", type=Path, default=HERE / "streams")
     args = parser.parse_args(argv)
-    paths = write(args.out)
+    paths = write(args.out) + write(HERE / "deviations", deviations())
     if args.reference:
         for path in paths:
             expected = reference_fold(args.reference, path)
@@ -488,7 +709,7 @@ def main(argv: list[str]) -> int:
             target.write_text(
                 json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
             )
-    print(f"{len(paths)} streams written to {args.out}")
+    print(f"{len(paths)} streams written to {args.out} and {HERE / 'deviations'}")
     return 0
 
 
