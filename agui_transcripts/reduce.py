@@ -140,7 +140,7 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
     for call in restated.tool_calls or ():
         call.seq = declared.get(call.id, call.seq)
     same_calls = [c.id for c in held.tool_calls or ()] == [c.id for c in restated.tool_calls or ()]
-    if not same_calls or held.content != restated.content or not held.content:
+    if not same_calls or held.content != restated.content:
         return
     calls = iter(restated.tool_calls or ())
     segments: list[TextSegment | ToolCall] = []
@@ -571,7 +571,11 @@ class Reducer:
             node = self._append(message)
             self._register_calls(node)
             if isinstance(message, ToolMessage):
-                if message.tool_call_id in self._call_owner:
+                if message.tool_call_id in self._call_owner or (
+                    message.tool_call_id in self.tool_calls
+                ):
+                    # A call the transcript knows (even one a snapshot has since left
+                    # out) is answered, as add_client_result would answer it.
                     self._place_history_result(message, "input")
                 else:
                     result = ToolResult(message.id, self._run.index if self._run else None, "input")
@@ -647,16 +651,13 @@ class Reducer:
                 matches[index] = None
             elif match.kind != "content":
                 strong = index
-        # The whole conversation (with an answer in it) re-sent, and something new after.
+        # The whole conversation re-sent (reasoning optional), and something new after:
+        # AG-UI clients send the whole thread, so that is a restatement.
         restated = {match.held for match in matches if match is not None}
-        whole = (
-            matches[-1] is None
-            and any(isinstance(message, AssistantMessage) for message in held)
-            and all(
-                position in restated
-                for position, message in enumerate(held)
-                if not isinstance(message, (ActivityMessage, ReasoningMessage))
-            )
+        whole = matches[-1] is None and all(
+            position in restated
+            for position, message in enumerate(held)
+            if not isinstance(message, (ActivityMessage, ReasoningMessage))
         )
         if not whole:
             for index in range(strong + 1, len(matches)):
