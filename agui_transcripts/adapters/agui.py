@@ -41,7 +41,8 @@ def to_dicts(
     """Wire dicts (camelCase, absent fields omitted).
 
     With ``ordered`` a transcript is rendered from its projection (every call before its
-    result); otherwise as the reference client holds it. ``for_input`` leaves activity
+    result, unanswered calls per ``policy``, subagent turns per ``subagents``); otherwise
+    as the reference client holds it. ``for_input`` leaves activity
     messages out, as a ``RunAgentInput.messages`` list must (A10).
     """
     if isinstance(source, Transcript) and not ordered:
@@ -57,14 +58,19 @@ def to_agui_models(
     *,
     ordered: bool = False,
     diagnostics: list[Diagnostic] | None = None,
+    policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
 ) -> list[Any]:
-    """``ag_ui.core`` ``Message`` models of the installed ag-ui-protocol version."""
+    """``ag_ui.core`` ``Message`` models of the installed ag-ui-protocol version.
+
+    ``ordered``, ``policy`` and ``subagents`` are as for :func:`to_dicts`.
+    """
     from ag_ui.core import Message as SDKMessage
     from pydantic import TypeAdapter, ValidationError
 
     adapter: TypeAdapter[Any] = TypeAdapter(SDKMessage)
     models = []
-    for wire in to_dicts(source, ordered=ordered):
+    for wire in to_dicts(source, ordered=ordered, policy=policy, subagents=subagents):
         try:
             models.append(adapter.validate_python(wire))
         except ValidationError:
