@@ -545,7 +545,7 @@ class Reducer:
         if not messages:
             return False
         new_turn = False
-        held = [node.message for node in self._nodes()] if self._by_id else []
+        held = [node.message for node in self._nodes()] if self._may_restate(messages) else []
         for message, match in zip(messages, self._echoes(held, messages), strict=True):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)
@@ -628,6 +628,26 @@ class Reducer:
             )
         self._conflicts.add(message.id)
         return True
+
+    def _may_restate(self, messages: list[Message]) -> bool:
+        """Whether an input can restate held history, judged without walking the history.
+
+        Restating needs a message held by id, a call the transcript knows, or (matched
+        by content alone) the whole conversation and something new: two messages at
+        least. A harness that sends only the new turn costs nothing per run.
+        """
+        if not self._by_id:
+            return False
+        if len(messages) > 1:
+            return True
+        message = messages[0]
+        if message.id in self._by_id:
+            return True
+        if isinstance(message, ToolMessage):
+            return message.tool_call_id in self.tool_calls
+        if isinstance(message, AssistantMessage):
+            return any(call.id in self.tool_calls for call in message.tool_calls or ())
+        return False
 
     @staticmethod
     def _echoes(held: list[Message], messages: list[Message]) -> list[Match | None]:

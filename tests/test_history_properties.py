@@ -47,9 +47,9 @@ def view(transcript: Transcript) -> tuple[Any, ...]:
             for call in (message.tool_calls or () if isinstance(message, AssistantMessage) else ())
         )
         answered = message.tool_call_id if isinstance(message, ToolMessage) else None
+        synthetic = is_synthetic(message)
         conversation.append(
-            (message.role, message.text, calls, answered, message.subagent_run_id)
-            + (is_synthetic(message),)
+            (message.role, message.text, calls, answered, message.subagent_run_id, synthetic)
         )
     states = {call_id: record.state for call_id, record in transcript.tool_calls.items()}
     return tuple(conversation), states, transcript.continuation().status
@@ -136,14 +136,13 @@ def test_client_results_delivered_through_the_input_or_added_read_the_same(seed:
     assert found is not None
     events, inputs, calls = found
     tools = ["confirm", "search", "lookup"]
-    resume = {"status": "resolved"}
 
     added = Collector(run_input=inputs, client_tools=tools)
     for event in events:
         added.feed(event)
     for call_id in calls:
         added.add_client_result(call_id, f"answer to {call_id}")
-    interrupts = {i: resume for i in added.transcript.continuation().interrupts}
+    interrupts = dict.fromkeys(added.transcript.continuation().interrupts, "resolved")
     for event in _next_run(added.transcript.next_run_input(run_id="next", resume=interrupts)):
         added.feed(event)
 
@@ -171,16 +170,16 @@ def _corpus() -> list[tuple[str, Any, Any]]:
     streams: list[tuple[str, Any, Any]] = []
     for folder in ("golden/streams", "golden/reference-cases", "golden/deviations"):
         for path in sorted((HERE / folder).glob("*.jsonl")):
-            inputs = path.with_name(path.stem + ".input.json")
-            run_input = json.loads(inputs.read_text()) if inputs.exists() else None
+            companion = path.with_name(path.stem + ".input.json")
+            run_input = json.loads(companion.read_text()) if companion.exists() else None
             streams.append((f"{folder}/{path.stem}", path, run_input))
     for path in sorted((HERE / "conformance/ag-ui-spec/streams").glob("*.json")):
         streams.append((f"spec/{path.stem}", json.loads(path.read_text())["stream"], None))
     for path in sorted((HERE / "conformance/ag-ui-validate/fixtures").rglob("*.jsonl")):
         streams.append((f"validate/{path.parent.name}/{path.stem}", path, None))
     for seed in range(200):
-        events, inputs = random_stream(seed)
-        streams.append((f"random/{seed}", events, inputs))
+        events, generated = random_stream(seed)
+        streams.append((f"random/{seed}", events, generated))
     return streams
 
 
@@ -225,8 +224,7 @@ def _kept_as_held(transcript: Transcript, message: Message) -> bool:
     [
         pytest.param(events, run_input, id=f"{name}{'' if run_input else '-no-input'}")
         for (name, events, given_input), run_input in itertools.chain.from_iterable(
-            [((n, e, i), i), ((n, e, i), None)] if i else [((n, e, i), None)]
-            for n, e, i in CORPUS
+            [((n, e, i), i), ((n, e, i), None)] if i else [((n, e, i), None)] for n, e, i in CORPUS
         )
     ],
 )
