@@ -78,6 +78,8 @@ def reconcile(held: Sequence[Message], restated: Sequence[Message]) -> list[Matc
         if same is not None and not taken[same]:
             matches[index] = Match(same, "id")
             taken[same] = True
+    if None not in matches:
+        return matches  # the common restatement: every id held
 
     # 2 and 3. Calls: held tool and assistant messages queued by call id, in order.
     results: dict[str, list[int]] = {}

@@ -124,11 +124,6 @@ def _find_arguments(raw: object, call_id: str, name: str, depth: int = 0) -> str
     return None
 
 
-def _ellipsis(ids: list[str], most: int = 8) -> str:
-    shown = ", ".join(repr(i) for i in ids[:most])
-    return f"[{shown}{', ...' if len(ids) > most else ''}]"
-
-
 def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
     """Give a restated assistant message the arrival of the held one it replaces.
 
@@ -136,22 +131,33 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
     calls, its text keeps the stretches it streamed in (text after a result stays after
     it in the projection).
     """
-    declared = {call.id: call.seq for call in held.tool_calls or ()}
-    for call in restated.tool_calls or ():
-        call.seq = declared.get(call.id, call.seq)
-    same_calls = [c.id for c in held.tool_calls or ()] == [c.id for c in restated.tool_calls or ()]
-    if not same_calls or held.content != restated.content:
+    held_calls = held.tool_calls or ()
+    restated_calls = restated.tool_calls or ()
+    if held_calls:
+        declared = {call.id: call.seq for call in held_calls}
+        for call in restated_calls:
+            call.seq = declared.get(call.id, call.seq)
+    segments = held.segments
+    if len(segments) == 1 and len(restated.segments) == 1:
+        ours, theirs = segments[0], restated.segments[0]
+        if isinstance(ours, TextSegment) and isinstance(theirs, TextSegment):
+            if ours.text == theirs.text:
+                theirs.seq, theirs.epoch = ours.seq, ours.epoch  # one stretch: no copy
+            return
+    if [c.id for c in held_calls] != [c.id for c in restated_calls]:
         return
-    calls = iter(restated.tool_calls or ())
-    segments: list[TextSegment | ToolCall] = []
-    for segment in held.segments:
+    if held.content != restated.content:
+        return
+    calls = iter(restated_calls)
+    carried: list[TextSegment | ToolCall] = []
+    for segment in segments:
         if isinstance(segment, ToolCall):
-            segments.append(next(calls))
+            carried.append(next(calls))
         else:
             copy = TextSegment(seq=segment.seq, epoch=segment.epoch)
             copy._text.append(segment.text)
-            segments.append(copy)
-    restated.segments = segments
+            carried.append(copy)
+    restated.segments = carried
 
 
 def _after_calls(messages: list[Message], results: list[ToolMessage]) -> list[Message]:
