@@ -28,6 +28,7 @@ from .collector import fold
 from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
 from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
+from .projection import Subagents
 from .readers import read_events
 
 __all__ = ["main"]
@@ -118,47 +119,61 @@ def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[T
 # -- convert ------------------------------------------------------------------------------
 
 
-def render(transcript: Transcript, target: str, *, ordered: bool) -> list[Any]:
-    """The transcript's messages as plain JSON values for ``target``."""
+def render(
+    transcript: Transcript, target: str, *, ordered: bool, subagents: Subagents = "inline"
+) -> list[Any]:
+    """The transcript's messages as plain JSON values for ``target``.
+
+    ``subagents`` other than ``inline`` orders an ``agui`` rendering too (it is a choice
+    the projection makes).
+    """
     if target == "agui":
         from .adapters.agui import to_dicts
 
-        return to_dicts(transcript, ordered=ordered)
+        return to_dicts(transcript, ordered=ordered or subagents != "inline", subagents=subagents)
     if target == "openai":
         from .adapters.openai import to_openai
 
-        return list(to_openai(transcript))
+        return list(to_openai(transcript, subagents=subagents))
     if target == "responses":
         from .adapters.responses import to_responses
 
-        return to_responses(transcript)
+        return to_responses(transcript, subagents=subagents)
     if target == "chat-turns":
         from .adapters.chat_turns import to_chat_turns
 
-        return list(to_chat_turns(transcript))
+        return list(to_chat_turns(transcript, subagents=subagents))
     if target == "inspect":
         from .adapters.inspect import to_inspect
 
         return [
-            message.model_dump(mode="json", exclude_none=True) for message in to_inspect(transcript)
+            message.model_dump(mode="json", exclude_none=True)
+            for message in to_inspect(transcript, subagents=subagents)
         ]
     if target == "deepeval":
         from .adapters.deepeval import to_deepeval
 
-        return [to_deepeval(transcript).model_dump(mode="json", exclude_none=True)]
+        case = to_deepeval(transcript, subagents=subagents)
+        return [case.model_dump(mode="json", exclude_none=True)]
     if target == "langchain":
         from langchain_core.messages import messages_to_dict
 
         from .adapters.langchain import to_langchain
 
-        return list(messages_to_dict(to_langchain(transcript)))
+        return list(messages_to_dict(to_langchain(transcript, subagents=subagents)))
     from .adapters.ragas import to_ragas
 
-    return [m.model_dump(mode="json") for m in to_ragas(transcript, metadata=True)]
+    ragas_messages = to_ragas(transcript, metadata=True, subagents=subagents)
+    return [m.model_dump(mode="json") for m in ragas_messages]
 
 
 def convert_one(
-    source: str, target: str, ordered: bool, strict: bool, limits: Limits | None = None
+    source: str,
+    target: str,
+    ordered: bool,
+    strict: bool,
+    limits: Limits | None = None,
+    subagents: Subagents = "inline",
 ) -> Outcome:
     """Convert one source (also the unit of work of the parallel mode)."""
     try:
@@ -166,7 +181,7 @@ def convert_one(
         output = {
             "source": source,
             "target": target,
-            "messages": render(transcript, target, ordered=ordered),
+            "messages": render(transcript, target, ordered=ordered, subagents=subagents),
             "runs": [run.to_dict() for run in transcript.runs],
             "continuation": transcript.continuation().status,
             "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
@@ -227,7 +242,9 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
     )
     if jobs == 1:
         for source in sources:
-            yield convert_one(source, args.to, args.ordered, args.strict, args.limits)
+            yield convert_one(
+                source, args.to, args.ordered, args.strict, args.limits, args.subagents
+            )
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(
@@ -237,6 +254,7 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
             [args.ordered] * len(sources),
             [args.strict] * len(sources),
             [args.limits] * len(sources),
+            [args.subagents] * len(sources),
             chunksize=max(1, len(sources) // (jobs * 4)),
         )
 
@@ -418,6 +436,12 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--to", choices=TARGETS, default="agui")
     convert.add_argument(
         "--ordered", action="store_true", help="agui: every call before its result"
+    )
+    convert.add_argument(
+        "--subagents",
+        choices=("inline", "exclude", "apart"),
+        default="inline",
+        help="subagent turns: where they arrived, left out, or after the top-level ones",
     )
     convert.add_argument(
         "--strict", action="store_true", help="fail where the reference client would"

@@ -101,6 +101,21 @@ def test_convert_ordered_and_strict() -> None:
     assert "First TEXT_MESSAGE_CHUNK must have a messageId" in rejected.stderr
 
 
+def test_convert_chooses_where_subagent_turns_go(tmp_path: Path) -> None:
+    recording = ROOT / "tests" / "golden" / "deviations"
+    source = str(recording / "deviation-langgraph-subagent-no-input.jsonl")
+    roles = {}
+    for choice in ("inline", "exclude", "apart"):
+        out = cli("convert", source, "--to", "openai", "--subagents", choice)
+        roles[choice] = [m["role"] for m in json.loads(out.stdout)["messages"]]
+    assert roles["exclude"] == ["user", "assistant", "tool", "assistant"]
+    assert len(roles["inline"]) == len(roles["apart"]) == 7
+    # Two files in worker processes take the choice too.
+    many = cli("convert", source, source, "--subagents", "exclude", "-j", "2")
+    lines = [json.loads(line) for line in many.stdout.splitlines()]
+    assert [len(line["messages"]) for line in lines] == [4, 4]
+
+
 def test_check_exit_codes(tmp_path: Path) -> None:
     ok = cli("check", str(CONFORMANCE / "triad-assembles-message.json"))
     assert (ok.returncode, ok.stdout.split()[0]) == (0, "ok")
