@@ -168,7 +168,12 @@ def test_client_results_delivered_through_the_input_or_added_read_the_same(seed:
 def _corpus() -> list[tuple[str, Any, Any]]:
     """(name, source, run inputs) for every stream the suite has."""
     streams: list[tuple[str, Any, Any]] = []
-    for folder in ("golden/streams", "golden/reference-cases", "golden/deviations"):
+    for folder in (
+        "golden/streams",
+        "golden/reference-cases",
+        "golden/deviations",
+        "golden/recordings",
+    ):
         for path in sorted((HERE / folder).glob("*.jsonl")):
             companion = path.with_name(path.stem + ".input.json")
             run_input = json.loads(companion.read_text()) if companion.exists() else None
