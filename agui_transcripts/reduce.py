@@ -194,17 +194,6 @@ def record_of(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
     return record.result_message_ids if record is not None else []
 
 
-def _signature(message: Message) -> tuple[Any, ...]:
-    """What makes two messages the same turn, ids aside."""
-    if isinstance(message, AssistantMessage):
-        calls = tuple((c.id, c.name, c.arguments) for c in message.tool_calls or ())
-        return ("assistant", message.content or "", calls)
-    if isinstance(message, ToolMessage):
-        return ("tool", message.tool_call_id, dumps(message.content))
-    content = getattr(message, "content", "")
-    return (message.role, content if isinstance(content, str) else dumps(content))
-
-
 class Reducer:
     """Applies explicit, canonical events (sans-I/O). Read the results off its attributes."""
 

@@ -119,9 +119,7 @@ async def record(out: Path, name: str, *, client_reads_snapshots: bool) -> None:
     events: list[dict[str, Any]] = []
     for run in range(2):
         if run == 1:
-            seen = [
-                e for e in events if client_reads_snapshots or e["type"] != "MESSAGES_SNAPSHOT"
-            ]
+            seen = [e for e in events if client_reads_snapshots or e["type"] != "MESSAGES_SNAPSHOT"]
             held = fold(seen, run_input=inputs).next_run_input(run_id="run-2")
             inputs.append({**base, "runId": "run-2", "messages": [*held["messages"], user_2]})
         async for event in agent.run(RunAgentInput.model_validate(inputs[run])):
