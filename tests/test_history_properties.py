@@ -174,7 +174,7 @@ def _corpus() -> list[tuple[str, Any, Any]]:
         "golden/deviations",
         "golden/recordings",
     ):
-        for path in sorted((HERE / folder).glob("*.jsonl")):
+        for path in sorted([*(HERE / folder).glob("*.jsonl"), *(HERE / folder).glob("*.sse")]):
             companion = path.with_name(path.stem + ".input.json")
             run_input = json.loads(companion.read_text()) if companion.exists() else None
             streams.append((f"{folder}/{path.stem}", path, run_input))

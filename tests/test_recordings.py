@@ -1,5 +1,10 @@
 """Real producers' recordings: one conversation, however the client held the history.
 
+llama-index's AGUIChatWorkflow speaks in chunks, has no result events and sends a
+snapshot after every step with fresh ids for everything it made (Q29-Q32); it is also
+the client's order it receives back (the reference client's, system prompt second), and
+it inserts its system prompt again. We fold it exactly as the reference client does.
+
 ag-ui-langgraph restates the conversation in a MESSAGES_SNAPSHOT at the end of each run,
 with its checkpoint's id for every tool message (not the streamed one, Q10). Run 2's
 input is what the client held: the checkpoint's ids when it reads snapshots, the
@@ -99,3 +104,38 @@ def test_a_client_that_ignores_snapshots_echoes_the_streamed_result() -> None:
     # The checkpoint then restates that result twice; the projection keeps one.
     projection = transcript.project()
     assert [d.code for d in projection.diagnostics] == ["duplicate-result"]
+
+
+LLAMA = "llama-index-weather-map"
+
+
+def _fold_sse(name: str, *, with_input: bool) -> Transcript:
+    inputs = json.loads((RECORDINGS / f"{name}.input.json").read_text(encoding="utf-8"))
+    return fold(RECORDINGS / f"{name}.sse", run_input=inputs if with_input else None, strict=True)
+
+
+@pytest.mark.parametrize("with_input", [True, False], ids=["input", "no-input"])
+def test_llama_index_folds_as_the_reference_does(with_input: bool) -> None:
+    transcript = _fold_sse(LLAMA, with_input=with_input)
+    assert transcript.to_dicts() == _reference(LLAMA, with_input=with_input)
+
+
+@pytest.mark.parametrize("with_input", [True, False], ids=["input", "no-input"])
+def test_llama_index_reads_as_one_conversation(with_input: bool) -> None:
+    transcript = _fold_sse(LLAMA, with_input=with_input)
+    ordered = transcript.ordered()
+    assert ordered[0].role == "system"  # the prompt only the snapshots carry leads
+    assert [m for m in shape(ordered) if not m.startswith("S")] == [
+        'U"Weather in Paris, on the map?"',
+        'A"Let me check."(call_weather_1)',
+        "t(call_weather_1)",
+        "A(call_map_1)",
+        "t(call_map_1)",
+        'A"It is 18°C in Paris; the map is on your screen."',
+    ]
+    assert openai_strict([m.to_dict() for m in ordered]) == []
+    assert transcript.continuation().status == "done"
+    # The map's answer is the client's when the inputs say so; without them, it is
+    # known only from the producer's snapshot.
+    expected = "resolved_client" if with_input else "resolved_server_late"
+    assert transcript.tool_calls["call_map_1"].state == expected
