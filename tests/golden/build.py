@@ -547,6 +547,12 @@ def deviations() -> dict[str, Case]:
         RF("r1"),
     ]
     first = {"id": "u1", "role": "user", "content": "Weather?"}
+    asked = {"id": "h-user", "role": "user", "content": "Book me a flight"}
+    delegated = {
+        "id": "m1",
+        "role": "assistant",
+        "toolCalls": [_call("call_task", "task", '{"description":"find flights"}')],
+    }
     return {
         # Shape 2: run 2's input re-sends run 1's assistant message and its call under a
         # new message id (and leaves the server's result out, as a client may).
@@ -594,12 +600,8 @@ def deviations() -> dict[str, Case]:
                 TCA("call_task", '{"description":"find flights"}'),
                 TCE("call_task"),
                 MS(
-                    {"id": "h-user", "role": "user", "content": "Book me a flight"},
-                    {
-                        "id": "m1",
-                        "role": "assistant",
-                        "toolCalls": [_call("call_task", "task", '{"description":"find flights"}')],
-                    },
+                    asked,
+                    delegated,
                 ),
                 SUS("s1", name="researcher"),
                 at(TCS("call_search", "search", "sm1"), "s1"),
@@ -615,12 +617,8 @@ def deviations() -> dict[str, Case]:
                 TMC("m3", "I found 3 flights."),
                 TME("m3"),
                 MS(
-                    {"id": "h-user", "role": "user", "content": "Book me a flight"},
-                    {
-                        "id": "m1",
-                        "role": "assistant",
-                        "toolCalls": [_call("call_task", "task", '{"description":"find flights"}')],
-                    },
+                    asked,
+                    delegated,
                     {
                         "id": "ck-1",
                         "role": "tool",
