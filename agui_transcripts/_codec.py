@@ -21,7 +21,11 @@ JSONDecodeError = ValueError
 def _stdlib_loads(data: str | bytes) -> Any:
     if not isinstance(data, str):
         data = bytes(data).decode("utf-8")
-    return json.loads(data, parse_constant=_reject_constant)
+    try:
+        return json.loads(data, parse_constant=_reject_constant)
+    except RecursionError:
+        # The stdlib parser recurses per level; orjson stops at 1,024 with a ValueError.
+        raise ValueError("JSON nested deeper than the parser goes") from None
 
 
 def _stdlib_dumps(value: Any) -> str:

@@ -580,11 +580,13 @@ def parse_arguments(raw: str) -> tuple[Any, str | None]:
         pass  # the stdlib says why (and reads what only it accepts, such as NaN)
     try:
         return json.loads(raw), None
+    except RecursionError:
+        return None, "nested deeper than the JSON parser goes"
     except ValueError as exc:
         decoder = json.JSONDecoder()
         try:
             _, end = decoder.raw_decode(raw.lstrip())
-        except ValueError:
+        except (ValueError, RecursionError):
             return None, str(exc)
         if raw.lstrip()[end:].strip():
             return None, f"several JSON values run together (first ends at {end}): {exc}"
