@@ -15,10 +15,12 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import traceback
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
@@ -259,12 +261,80 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
         )
 
 
+def _inputs_of(sources: Sequence[str]) -> list[Path]:
+    """Every file a conversion reads: the logs and their run-input sidecars."""
+    files: list[Path] = []
+    for source in sources:
+        if source != "-":
+            path = Path(source)
+            files += [path, path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")]
+    return files
+
+
+def _refuse_overwriting_an_input(output: str, sources: Sequence[str]) -> None:
+    target = Path(output)
+    if not target.exists():
+        return
+    for source in _inputs_of(sources):
+        try:
+            same = source.exists() and os.path.samefile(source, target)
+        except OSError:
+            same = False
+        if same:
+            raise CLIError(f"refusing to write over an input: {output} is {source}")
+
+
+@contextmanager
+def _atomic_output(path: str) -> Iterator[IO[str]]:
+    """A file written beside ``path`` and renamed over it only when all went well.
+
+    A run that fails midway leaves ``path`` as it was (or absent), never half written.
+    """
+    target = Path(os.path.realpath(path))  # through a link, as open() would write
+    try:
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed, not deleted, on success
+            "w",
+            encoding="utf-8",
+            dir=target.parent,
+            prefix=f".{target.name}.",
+            suffix=".partial",
+            delete=False,
+        )
+    except OSError as error:
+        raise CLIError(f"cannot write {path}: {error.strerror or error}") from None
+    try:
+        with handle:
+            yield handle
+        os.chmod(handle.name, _mode_for(target))
+        os.replace(handle.name, target)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+def _mode_for(target: Path) -> int:
+    """The file's own permissions when it exists, else what the umask gives a new file."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     sources = expand(args.paths)
     if not sources:
         raise CLIError("no log files found in " + ", ".join(args.paths))
+    if args.output:
+        _refuse_overwriting_an_input(args.output, sources)
+        with _atomic_output(args.output) as out:
+            return _convert(sources, args, out)
+    return _convert(sources, args, sys.stdout)
+
+
+def _convert(sources: list[str], args: argparse.Namespace, out: IO[str]) -> int:
     single = len(sources) == 1
-    out: IO[str] = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     progress = Progress(len(sources), sys.stderr)
     totals: Counter[str] = Counter()
     events = messages = failures = 0
@@ -285,8 +355,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
                 out.write(dumps(outcome.output) + "\n")
     finally:
         progress.close()
-        if args.output:
-            out.close()
     if not single or args.summary:
         by_code = ", ".join(f"{code} {count}" for code, count in totals.most_common()) or "none"
         print(

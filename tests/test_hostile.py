@@ -8,6 +8,14 @@ reported, a log is never destroyed.
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from agui_transcripts.model import parse_arguments
@@ -52,3 +60,85 @@ def test_the_stdlib_decoder_turns_deep_nesting_into_a_decode_error() -> None:
 
     with pytest.raises(ValueError, match="nested deeper"):
         _stdlib_loads("[" * 100_000)
+
+
+# -- convert LOG -o LOG ---------------------------------------------------------------------
+
+RUN = Path(__file__).resolve().parent.parent / "examples" / "runs"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agui_transcripts", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    for path in RUN.glob("booking-frontend-tool.*"):
+        shutil.copy(path, tmp_path)
+    return tmp_path / "booking-frontend-tool.jsonl"
+
+
+def _output_names(log: Path) -> dict[str, Path]:
+    link = log.with_name("link.json")
+    link.symlink_to(log)
+    return {"the log": log, "a link to it": link, "its run inputs": log.with_suffix(".input.json")}
+
+
+@pytest.mark.parametrize("which", ["the log", "a link to it", "its run inputs"])
+def test_convert_refuses_to_write_over_an_input(log: Path, which: str) -> None:
+    target = _output_names(log)[which]
+    before = {p.name: p.read_bytes() for p in log.parent.iterdir() if p.is_file()}
+    done = _cli("convert", str(log), "-o", str(target))
+    assert done.returncode == 2
+    assert "refusing to write over an input" in done.stderr
+    assert {p.name: p.read_bytes() for p in log.parent.iterdir() if p.is_file()} == before
+
+
+def test_a_failed_convert_leaves_the_output_as_it_was(
+    log: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agui_transcripts import cli
+
+    output = log.with_name("out.jsonl")
+    output.write_text("the previous conversion\n")
+    calls = []
+
+    def crash_on_second(*args: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 2:
+            raise RuntimeError("disk on fire")
+        return real(*args)
+
+    real = cli.convert_one
+    monkeypatch.setattr(cli, "convert_one", crash_on_second)
+    code = cli.main(["convert", str(log), str(log), "-o", str(output)])
+    assert code == 2
+    assert "disk on fire" in capsys.readouterr().err
+    assert output.read_text() == "the previous conversion\n"
+    assert sorted(p.name for p in log.parent.iterdir()) == [
+        "booking-frontend-tool.input.json",
+        "booking-frontend-tool.jsonl",
+        "out.jsonl",
+    ]
+
+
+def test_convert_writes_through_a_link_with_ordinary_permissions(log: Path) -> None:
+    real = log.with_name("real.json")
+    link = log.with_name("out.json")
+    link.symlink_to(real)
+    assert _cli("convert", str(log), "-o", str(link)).returncode == 0
+    assert link.is_symlink()
+    assert json.loads(real.read_text())["source"] == str(log)
+    assert real.stat().st_mode & 0o777 == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
