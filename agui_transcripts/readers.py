@@ -73,6 +73,7 @@ class EventReader:
         "_line",
         "_max_document",
         "_max_event",
+        "_pending",
         "_splitter_or_none",
         "_sse",
         "intake",
@@ -98,6 +99,9 @@ class EventReader:
         self._blank_before = 0
         self._array: list[bytes] = []
         self._array_size = 0
+        # A first line that may open a pretty-printed document or be a broken JSONL line,
+        # held (with the blank lines after it) until the next line tells which.
+        self._pending: list[bytes] | None = None
         self._sse: SSEDecoder | None = self._new_sse() if format == "sse" else None
         self._splitter_or_none: LineSplitter | None = None
 
@@ -134,6 +138,8 @@ class EventReader:
         if self._format == "json":
             self._hold_document(raw)
             return []
+        if self._pending is not None:
+            return self._decide(raw)
         return self._detect(raw)
 
     def feed_lines(self, lines: Iterable[bytes]) -> Iterator[Indexed]:
@@ -208,6 +214,8 @@ class EventReader:
         if splitter is not None:
             for line in splitter.close():
                 events.extend(self.feed_line(line))
+        if self._pending is not None:
+            events.extend(self._settle_pending("jsonl"))  # one line: a broken JSONL event
         if self._sse is not None:
             events.extend(self._sse_events(self._sse.close()))
         if self._format == "json":
@@ -235,12 +243,19 @@ class EventReader:
             self._blank_before += 1
             self._line += 1
             return []
-        if head.startswith(b"[") or (head.startswith(b"{") and not head.rstrip().endswith(b"}")):
-            # A JSON array of events, or one pretty-printed document (an object holding
-            # a "stream" or "events" array, as test fixtures do): read whole.
+        if head.startswith(b"["):
+            # A JSON array of events: read whole.
             self._format = "json"
             self._line += self._blank_before
             self._hold_document(raw)
+            return []
+        if head.startswith(b"{") and (
+            not head.rstrip().endswith(b"}") or len(raw) > self._max_event
+        ):
+            # A pretty-printed document (an object holding a "stream" or "events" array,
+            # as test fixtures write), or a JSONL file whose first line is broken: the
+            # next line tells (JSONL lines start with "{" at the margin).
+            self._pending = [raw]
             return []
         if head.startswith(_SSE_FIELDS) and not head.startswith(b"{"):
             self._format = "sse"
@@ -250,6 +265,29 @@ class EventReader:
             return self._sse_events(self._sse.feed_line(raw))
         self._format = "jsonl"
         return self._jsonl(raw)
+
+    def _decide(self, raw: bytes) -> list[Indexed]:
+        """The line after a held first line says whether the log is JSONL or a document."""
+        pending = self._pending
+        assert pending is not None
+        if not raw.strip():
+            pending.append(raw)
+            return []
+        events = self._settle_pending("jsonl" if raw.startswith(b"{") else "json")
+        return events + self.feed_line(raw)
+
+    def _settle_pending(self, format: Format) -> list[Indexed]:
+        pending, self._pending = self._pending or [], None
+        self._format = format
+        if format == "json":
+            self._line += self._blank_before
+            for raw in pending:
+                self._hold_document(raw)
+            return []
+        events: list[Indexed] = []
+        for raw in pending:
+            events.extend(self._jsonl(raw))
+        return events
 
     def _hold_document(self, raw: bytes) -> None:
         """Keep a line of a log read whole, within the document limit."""

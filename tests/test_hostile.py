@@ -142,3 +142,48 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# -- a bad first line costs that line only --------------------------------------------------
+
+
+def _lines() -> list[bytes]:
+    return (RUN / "booking-frontend-tool.jsonl").read_bytes().split(b"\n")
+
+
+BAD_FIRST_LINES = {
+    "truncated": lambda first: first[:20],
+    "text after the object": lambda first: first + b" trailing words",
+    "over the event limit": lambda first: first[:-1] + b',"pad":"' + b"x" * 3000 + b'"}',
+}
+
+
+@pytest.mark.parametrize("damage", list(BAD_FIRST_LINES))
+def test_a_bad_first_line_costs_that_line_only(damage: str) -> None:
+    from agui_transcripts import Limits, fold, read_events
+
+    lines = _lines()
+    log = b"\n".join([BAD_FIRST_LINES[damage](lines[0]), *lines[1:]])
+    limits = Limits(max_event_bytes=1500)
+    transcript = fold(log, limits=limits)
+    assert transcript.to_dicts() == fold(b"\n".join(lines)).to_dicts()
+    lost = [d for d in transcript.diagnostics if d.line == 1]
+    assert [d.code for d in lost] in (["invalid-json"], ["event-too-large"])
+    # Every other line was read: the only event missing is the first line's.
+    events = [line for line in lines if line.strip()]
+    assert len(list(read_events(log, limits=limits))) == len(events) - 1
+
+
+def test_a_pretty_printed_document_is_still_read_whole(tmp_path: Path) -> None:
+    from agui_transcripts import fold
+
+    events = [json.loads(line) for line in _lines() if line.strip()]
+    document = tmp_path / "fixture.json"
+    document.write_text(json.dumps({"stream": events}, indent=2))
+    assert fold(document).to_dicts() == fold(RUN / "booking-frontend-tool.jsonl").to_dicts()
+
+
+def test_a_log_of_one_broken_line_is_reported() -> None:
+    from agui_transcripts import check
+
+    assert [(d.code, d.line) for d in check(b'{"type": "RUN_STA')][:1] == [("invalid-json", 1)]
