@@ -52,6 +52,10 @@ class CLIError(Exception):
     """A user-facing failure: printed as one line."""
 
 
+class Unreadable(CLIError):
+    """An input that cannot be read at all (missing, not a log, bad run inputs)."""
+
+
 @dataclass
 class Outcome:
     """What converting or checking one source gave."""
@@ -93,28 +97,39 @@ def _run_input(source: str) -> Any:
         return None
     path = Path(source)
     sidecar = path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")
-    if sidecar.exists():
-        return json.loads(sidecar.read_text(encoding="utf-8"))
-    return None
+    if not sidecar.exists():
+        return None
+    # A bad sidecar fails its log (reported, counted), never the whole batch.
+    try:
+        value = json.loads(sidecar.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise Unreadable(f"{sidecar}: the run inputs cannot be read: {error}") from None
+    inputs = value if isinstance(value, list) else [value]
+    if not all(isinstance(item, dict) for item in inputs):
+        found = "a list holding other values" if isinstance(value, list) else type(value).__name__
+        raise Unreadable(
+            f"{sidecar}: run inputs must be a RunAgentInput object or a list of them, not {found}"
+        )
+    return value
 
 
 def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[Transcript, int]:
     data: Any = sys.stdin.buffer.read() if source == "-" else Path(source)
     if not isinstance(data, bytes) and not data.exists():
-        raise CLIError(f"{source}: no such file")
+        raise Unreadable(f"{source}: no such file")
     stream = read_events(data, strict=strict, limits=limits)
     try:
         transcript = fold(stream, run_input=_run_input(source), strict=strict)
     except ProtocolError as error:
         raise CLIError(f"{source}: {error}") from error
     except OSError as error:
-        raise CLIError(f"{source}: {error.strerror or error}") from error
+        raise Unreadable(f"{source}: {error.strerror or error}") from error
     items = stream.reader.intake.count
     undecodable = [d for d in transcript.diagnostics if d.code in DECODE_CODES]
     if items and len(undecodable) == items:
         first = undecodable[0]
         where = f" (line {first.line})" if first.line is not None else ""
-        raise CLIError(f"{source}: no AG-UI event could be read{where}: {first.message}")
+        raise Unreadable(f"{source}: no AG-UI event could be read{where}: {first.message}")
     return transcript, items
 
 
@@ -376,9 +391,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         try:
             transcript, _ = _fold(source, strict=args.strict, limits=args.limits)
         except CLIError as error:
-            strict_failure = "no AG-UI event could be read" not in str(
-                error
-            ) and "no such file" not in str(error)
+            strict_failure = not isinstance(error, Unreadable)
             worst = max(worst, 1 if strict_failure else 2)
             report.append({"source": source, "failure": str(error)})
             if args.format == "text":

@@ -187,3 +187,24 @@ def test_a_log_of_one_broken_line_is_reported() -> None:
     from agui_transcripts import check
 
     assert [(d.code, d.line) for d in check(b'{"type": "RUN_STA')][:1] == [("invalid-json", 1)]
+
+
+# -- a bad run-inputs sidecar fails its own log only ----------------------------------------
+
+
+@pytest.mark.parametrize("sidecar", ["{not json", "42", '[{"messages": []}, 7]', "\udcff"])
+def test_a_bad_sidecar_fails_its_log_and_the_batch_goes_on(tmp_path: Path, sidecar: str) -> None:
+    for name in ("bad", "good"):
+        shutil.copy(RUN / "booking-frontend-tool.jsonl", tmp_path / f"{name}.jsonl")
+    (tmp_path / "bad.input.json").write_bytes(sidecar.encode("utf-8", "surrogateescape"))
+    converted = _cli("convert", str(tmp_path))
+    assert converted.returncode == 1
+    [line] = converted.stdout.splitlines()
+    assert json.loads(line)["source"].endswith("good.jsonl")
+    assert "bad.input.json" in converted.stderr
+    assert "2 files" in converted.stderr
+    assert "1 failed" in converted.stderr
+    checked = _cli("check", str(tmp_path))
+    assert checked.returncode == 2  # unreadable input
+    assert checked.stdout.startswith("UNREADABLE ")
+    assert "ok " in checked.stdout
