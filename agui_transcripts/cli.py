@@ -117,6 +117,10 @@ def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[T
     data: Any = sys.stdin.buffer.read() if source == "-" else Path(source)
     if not isinstance(data, bytes) and not data.exists():
         raise Unreadable(f"{source}: no such file")
+    if not isinstance(data, bytes) and not data.is_file():
+        # A device or a pipe named on the command line can stream forever (/dev/zero);
+        # a log is a file (stdin, "-", is the way to pipe one in).
+        raise Unreadable(f"{source}: not a regular file (pipe a stream in as '-')")
     stream = read_events(data, strict=strict, limits=limits)
     try:
         transcript = fold(stream, run_input=_run_input(source), strict=strict)

@@ -208,3 +208,15 @@ def test_a_bad_sidecar_fails_its_log_and_the_batch_goes_on(tmp_path: Path, sidec
     assert checked.returncode == 2  # unreadable input
     assert checked.stdout.startswith("UNREADABLE ")
     assert "ok " in checked.stdout
+
+
+# -- devices and pipes named on the command line ----------------------------------------------
+
+
+def test_check_refuses_a_device_or_a_pipe_instead_of_waiting_forever(tmp_path: Path) -> None:
+    fifo = tmp_path / "events.fifo"
+    os.mkfifo(fifo)
+    for source in ("/dev/zero", str(fifo)):
+        done = _cli("check", source)  # the helper's 60 s timeout fails a hang
+        assert done.returncode == 2
+        assert "not a regular file" in done.stdout
