@@ -135,6 +135,7 @@ RULES: dict[str, Rule] = _table(
         "A1",
     ),
     Rule("message-opened-for-content", "warning", "content for a message never started", "A2"),
+    Rule("message-role-conflict", "warning", "a message started again with another role", "A1"),
     Rule("content-parts-replaced", "warning", "streamed text replaced a message's parts", "A2"),
     Rule("tool-parent-not-assistant", "warning", "a call whose parent is not an assistant", "A3"),
     Rule("tool-call-renamed", "warning", "a second TOOL_CALL_START with another name", "A3"),

@@ -776,6 +776,16 @@ class Reducer:
                 message_id=message_id,
             )
             return
+        else:
+            role = "reasoning" if reasoning else event.get("role", "assistant")
+            if isinstance(role, str) and role != node.message.role:
+                self._report(
+                    "message-role-conflict",
+                    f"{event['type']}: message {message_id!r} starts again as {role!r}, but "
+                    f"it is a {node.message.role!r} message; what follows joins it there, as "
+                    "the reference client does",
+                    message_id=message_id,
+                )
         node.message.merge_metadata(event.get("metadata"))
 
     def _reasoning_start(self, event: Event) -> None:

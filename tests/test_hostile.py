@@ -220,3 +220,19 @@ def test_check_refuses_a_device_or_a_pipe_instead_of_waiting_forever(tmp_path: P
         done = _cli("check", source)  # the helper's 60 s timeout fails a hang
         assert done.returncode == 2
         assert "not a regular file" in done.stdout
+
+
+# -- a finished message started again with another role ---------------------------------------
+
+
+def test_a_message_started_again_with_another_role_is_reported() -> None:
+    from agui_transcripts import fold
+
+    from .streams import RF, RS, TMC, TME, TMS
+
+    events = [RS(), TMS("m1", "user"), TMC("m1", "hi"), TME("m1")]
+    events += [TMS("m1", "assistant"), TMC("m1", " there"), TME("m1"), RF()]
+    transcript = fold(events)
+    assert transcript.to_dicts() == [{"id": "m1", "role": "user", "content": "hi there"}]
+    conflicts = [d for d in transcript.diagnostics if d.code == "message-role-conflict"]
+    assert [(d.message_id, d.severity) for d in conflicts] == [("m1", "warning")]
