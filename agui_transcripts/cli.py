@@ -508,6 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("max_document_bytes", DEFAULT_LIMITS.max_document_bytes),
         ("max_text_chars", DEFAULT_LIMITS.max_text_chars),
         ("max_events", DEFAULT_LIMITS.max_events),
+        ("max_state_bytes", DEFAULT_LIMITS.max_state_bytes),
     ):
         group.add_argument(
             "--" + name.replace("_", "-"), type=_positive, metavar="N", help=f"default {default}"
@@ -565,7 +566,13 @@ def _limits(args: argparse.Namespace) -> Limits:
     base = UNLIMITED if args.no_limits else DEFAULT_LIMITS
     given = {
         name: getattr(args, name)
-        for name in ("max_event_bytes", "max_document_bytes", "max_text_chars", "max_events")
+        for name in (
+            "max_event_bytes",
+            "max_document_bytes",
+            "max_text_chars",
+            "max_events",
+            "max_state_bytes",
+        )
         if getattr(args, name) is not None
     }
     return replace(base, **given)

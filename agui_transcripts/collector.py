@@ -89,6 +89,7 @@ class Collector:
             run_inputs=_run_inputs(self._run_input),
             client_tools=self._client_tools,
             max_text_chars=self.limits.max_text_chars,
+            max_state_bytes=self.limits.max_state_bytes,
         )
         self._closed = False
         # Where the next plain delta of an item goes, by delta type and item id: filled

@@ -71,6 +71,12 @@ RULES: dict[str, Rule] = _table(
         "a message's text or a call's arguments reached the text limit; later deltas dropped",
         "L4",
     ),
+    Rule(
+        "state-limit",
+        "error",
+        "a JSON Patch that would grow the state or an activity past the state limit; refused",
+        "L5",
+    ),
     # Normalisation of known shapes (layer 1).
     Rule(
         "unknown-event-type", "info", "an event type AG-UI 1.0 does not define; not applied", "V19"
@@ -249,7 +255,9 @@ class LimitExceeded(ProtocolError):
 
 
 #: Codes for a stream that crossed a resource limit.
-LIMIT_CODES = frozenset({"event-too-large", "document-too-large", "event-limit", "text-limit"})
+LIMIT_CODES = frozenset(
+    {"event-too-large", "document-too-large", "event-limit", "text-limit", "state-limit"}
+)
 
 
 #: Codes for input that could not be read as an event at all.

@@ -2,9 +2,10 @@
 
 Logs and endpoints come from agents nobody controls. :class:`Limits` caps the size of one
 event, of a whole-document log, of the text accumulated for one message or call, and the
-number of events in a stream, so a hostile or broken producer cannot exhaust memory.
-Crossing a bound is an error-level diagnostic (``event-too-large``,
-``document-too-large``, ``event-limit``, ``text-limit``) and what was read before is kept;
+number of events in a stream, and the size JSON Patch deltas may grow the state to, so a
+hostile or broken producer cannot exhaust memory. Crossing a bound is an error-level
+diagnostic (``event-too-large``, ``document-too-large``, ``event-limit``,
+``text-limit``, ``state-limit``) and what was read before is kept;
 in strict mode it raises :class:`~agui_transcripts.LimitExceeded`.
 
 The defaults are far above any real run (the largest recorded runs we know of hold a few
@@ -34,9 +35,18 @@ class Limits:
     max_text_chars: int | None = 64 * MiB
     #: Events in one stream; reading stops after this many.
     max_events: int | None = 10_000_000
+    #: JSON bytes (estimated) the shared state, or one activity's content, may reach by
+    #: JSON Patch deltas: ``copy`` can double a document per operation.
+    max_state_bytes: int | None = 64 * MiB
 
     def __post_init__(self) -> None:
-        for name in ("max_event_bytes", "max_document_bytes", "max_text_chars", "max_events"):
+        for name in (
+            "max_event_bytes",
+            "max_document_bytes",
+            "max_text_chars",
+            "max_events",
+            "max_state_bytes",
+        ):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):
                 raise ValueError(f"Limits.{name} must be a positive int or None, not {value!r}")
@@ -49,5 +59,9 @@ def bound(value: int | None) -> int:
 
 DEFAULT_LIMITS = Limits()
 UNLIMITED = Limits(
-    max_event_bytes=None, max_document_bytes=None, max_text_chars=None, max_events=None
+    max_event_bytes=None,
+    max_document_bytes=None,
+    max_text_chars=None,
+    max_events=None,
+    max_state_bytes=None,
 )

@@ -27,8 +27,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import jsonpatch
-
 from ._codec import dumps
 from .chunks import CONTINUES, SOFT_END
 from .diagnostics import DiagnosticSink
@@ -51,6 +49,7 @@ from .model import (
     _TextMessage,
     pending_interrupts,
 )
+from .patch import PatchError, PatchTooLarge, apply_patch, json_size
 from .reconcile import Match, reconcile, restates_call
 from .wire import messages_from_dicts
 
@@ -204,12 +203,18 @@ class Reducer:
         run_inputs: list[dict[str, Any]] | None = None,
         client_tools: frozenset[str] | None = None,
         max_text_chars: int | None = None,
+        max_state_bytes: int | None = None,
     ) -> None:
         self.sink = sink
         self.client_tools = client_tools
         # Characters taken from deltas per message or call (the text limit); the keys
         # that reached it, reported once each.
         self._max_text = sys.maxsize if max_text_chars is None else max_text_chars
+        self._max_state = sys.maxsize if max_state_bytes is None else max_state_bytes
+        # Size estimates of the state and of activity contents, kept as patches apply
+        # (None / absent: measured at the next patch).
+        self._state_size: int | None = None
+        self._activity_sizes: dict[str, int] = {}
         # Calls a soft boundary closed: their arguments are judged when nothing continued
         # them by the run's end.
         self._unchecked: dict[str, ToolCall] = {}
@@ -1322,6 +1327,7 @@ class Reducer:
         )
 
     def _rebuild(self, messages: list[Message]) -> None:
+        self._activity_sizes = {}
         self._head = _Node.ring()
         self._run_ends = {}
         self._call_indices = {}
@@ -1344,10 +1350,16 @@ class Reducer:
 
     def _state_snapshot(self, event: Event) -> None:
         self.state = event.get("snapshot")
+        self._state_size = None
 
-    def _patch(self, document: Any, ops: object, what: str) -> tuple[bool, Any]:
+    def _patch(
+        self, document: Any, ops: object, what: str, size: int | None
+    ) -> tuple[bool, Any, int]:
+        """Apply a JSON Patch atomically (:mod:`.patch`); the document and its size after."""
+        if size is None:
+            size = json_size(document, self._max_state)
         if not isinstance(ops, list):
-            return False, document
+            return False, document, size
         valid = []
         for index, op in enumerate(ops):
             if isinstance(op, dict) and op.get("op") in _PATCH_OPS:
@@ -1360,22 +1372,27 @@ class Reducer:
                     "the rest applies",
                 )
         try:
-            return True, jsonpatch.apply_patch(document, valid, in_place=False)
-        except (
-            jsonpatch.JsonPatchException,
-            jsonpatch.JsonPointerException,
-            TypeError,
-            ValueError,
-            RecursionError,  # a document nested deeper than Python can copy
-        ) as exc:
+            patched, size_after = apply_patch(document, valid, size=size, max_size=self._max_state)
+        except PatchTooLarge as exc:
+            self._report(
+                "state-limit",
+                f"{what.split('/')[0]} patch refused: {exc} (the state limit); nothing of it "
+                "applied",
+            )
+            return False, document, size
+        except PatchError as exc:
             self._report(
                 "patch-failed",
                 f"Failed to apply {what.split('/')[0]} patch ({exc}); nothing of it applied",
             )
-            return False, document
+            return False, document, size
+        return True, patched, size_after
 
     def _state_delta(self, event: Event) -> None:
-        applied, state = self._patch(self.state, event.get("delta"), "state/delta")
+        applied, state, size = self._patch(
+            self.state, event.get("delta"), "state/delta", self._state_size
+        )
+        self._state_size = size
         if applied:
             self.state = state
 
@@ -1389,6 +1406,7 @@ class Reducer:
         content = content if isinstance(content, dict) else {}
         replace = event.get("replace", True) is not False
         tag = event.get("subagentRunId")
+        self._activity_sizes.pop(message_id, None)  # measured again at its next patch
         node = self._by_id.get(message_id)
         target: Message
         if node is None:
@@ -1444,7 +1462,13 @@ class Reducer:
             )
             return
         target.merge_metadata(event.get("metadata"))
-        applied, content = self._patch(target.content, event.get("patch"), "activity/patch")
+        applied, content, size = self._patch(
+            target.content,
+            event.get("patch"),
+            "activity/patch",
+            self._activity_sizes.get(target.id),
+        )
+        self._activity_sizes[target.id] = size
         if applied:
             target.content = content
             if isinstance(event.get("activityType"), str):

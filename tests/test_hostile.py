@@ -236,3 +236,97 @@ def test_a_message_started_again_with_another_role_is_reported() -> None:
     assert transcript.to_dicts() == [{"id": "m1", "role": "user", "content": "hi there"}]
     conflicts = [d for d in transcript.diagnostics if d.code == "message-role-conflict"]
     assert [(d.message_id, d.severity) for d in conflicts] == [("m1", "warning")]
+
+
+# -- JSON Patch: amplification, atomicity, cost ---------------------------------------------
+
+RS_ = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+RF_ = {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+
+
+def _doubling(ops: int) -> list[dict[str, Any]]:
+    return [{"op": "copy", "from": "", "path": f"/k{n}"} for n in range(ops)]
+
+
+@pytest.mark.parametrize("spread", ["one delta", "one op per delta"])
+def test_a_patch_that_doubles_the_state_is_refused_at_the_limit(spread: str) -> None:
+    done = run_bounded(
+        f"""
+        import json
+        from agui_transcripts import fold
+        ops = {_doubling(40)!r}
+        deltas = [ops] if {spread!r} == "one delta" else [[op] for op in ops]
+        events = [{RS_!r}, {{"type": "STATE_SNAPSHOT", "snapshot": {{"seed": "x" * 1000}}}}]
+        events += [{{"type": "STATE_DELTA", "delta": delta}} for delta in deltas]
+        transcript = fold(events + [{RF_!r}])
+        print(json.dumps([len(json.dumps(transcript.state)), [d.code for d in transcript.errors]]))
+        """,
+        memory_mb=1024,
+        seconds=60,
+    )
+    assert done.returncode == 0, done.stderr
+    size, errors = done.output
+    assert size <= 64 * 2**20  # the default state limit
+    assert "state-limit" in errors
+
+
+def test_an_activity_patch_is_bounded_the_same_way() -> None:
+    from agui_transcripts import Limits, fold
+
+    snapshot = {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "plan"}
+    delta = {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "plan"}
+    events = [RS_, {**snapshot, "content": {"seed": "x" * 100}}]
+    events.append({**delta, "patch": _doubling(20)})
+    transcript = fold([*events, RF_], limits=Limits(max_state_bytes=10_000))
+    assert [d.code for d in transcript.errors] == ["state-limit"]
+    assert transcript.to_dicts()[0]["content"] == {"seed": "x" * 100}  # as it was
+
+
+def test_the_state_limit_raises_in_strict_mode() -> None:
+    from agui_transcripts import LimitExceeded, Limits, fold
+
+    events = [RS_, {"type": "STATE_SNAPSHOT", "snapshot": {"seed": "x" * 100}}]
+    events.append({"type": "STATE_DELTA", "delta": _doubling(10)})
+    with pytest.raises(LimitExceeded, match="state limit"):
+        fold([*events, RF_], strict=True, limits=Limits(max_state_bytes=5_000))
+
+
+def test_a_failing_patch_changes_nothing_and_earlier_states_are_never_changed() -> None:
+    from agui_transcripts import Collector
+
+    snapshot = {"items": [{"n": 1}], "meta": {"v": 1}}
+    collector = Collector()
+    for event in (RS_, {"type": "STATE_SNAPSHOT", "snapshot": snapshot}):
+        collector.feed(event)
+    before = collector.transcript.state
+    good = [{"op": "replace", "path": "/items/0/n", "value": 2}]
+    collector.feed({"type": "STATE_DELTA", "delta": good})
+    after_good = collector.transcript.state
+    bad = [{"op": "replace", "path": "/meta/v", "value": 9}, {"op": "remove", "path": "/nope"}]
+    collector.feed({"type": "STATE_DELTA", "delta": bad})
+    assert collector.transcript.state == {"items": [{"n": 2}], "meta": {"v": 1}}
+    assert before == snapshot == {"items": [{"n": 1}], "meta": {"v": 1}}  # shared, unchanged
+    assert after_good == {"items": [{"n": 2}], "meta": {"v": 1}}
+    assert [d.code for d in collector.diagnostics] == ["patch-failed"]
+
+
+def test_one_op_deltas_on_a_large_state_cost_what_they_touch() -> None:
+    """1,000 one-op deltas on a 0.8 MB state took 94 s when each copied the state."""
+    done = run_bounded(
+        """
+        import json, time
+        from agui_transcripts import fold
+        state = {f"k{i}": {"name": f"item {i}", "tags": ["a", "b"], "n": i} for i in range(12000)}
+        events = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}]
+        events.append({"type": "STATE_SNAPSHOT", "snapshot": state})
+        for i in range(1000):
+            op = {"op": "replace", "path": f"/k{i}/n", "value": -i}
+            events.append({"type": "STATE_DELTA", "delta": [op]})
+        transcript = fold(events)
+        print(json.dumps([transcript.state["k999"]["n"], state["k999"]["n"]]))
+        """,
+        memory_mb=1024,
+        seconds=30,  # a hang guard, far above the cost (about 0.2 s here)
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.output == [-999, 999]  # applied, and the snapshot event left untouched
