@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-__all__ = ["HAVE_ORJSON", "JSONDecodeError", "dumps", "loads"]
+__all__ = ["HAVE_ORJSON", "JSONDecodeError", "dumps", "dumps_checked", "loads"]
 
 #: The exception every ``loads`` failure is an instance of (including invalid UTF-8).
 JSONDecodeError = ValueError
@@ -61,3 +61,24 @@ else:
             return orjson.dumps(value).decode("utf-8")
         except TypeError:  # not JSON data, or nested past orjson's limit
             return _stdlib_dumps(value)
+
+
+def dumps_checked(value: Any, *, indent: int | None = None) -> str:
+    """Serialise ``value`` as JSON text, or raise ValueError saying why it has none.
+
+    For output that must hold the data itself (a converted transcript): nested deeper
+    than the encoders go, circular, or not JSON data is an error, never a placeholder.
+    """
+    if HAVE_ORJSON:
+        option = orjson.OPT_INDENT_2 if indent == 2 else 0
+        if indent in (None, 2):
+            try:
+                return orjson.dumps(value, option=option).decode("utf-8")
+            except TypeError:
+                pass  # past orjson's depth (255) or not its types: the stdlib may still go
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+    except RecursionError:
+        raise ValueError("a value is nested deeper than JSON encoders go") from None
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"a value is not JSON data: {error}") from None

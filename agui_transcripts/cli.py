@@ -25,9 +25,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from ._codec import dumps
+from ._codec import dumps_checked
 from .collector import fold
 from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
+from .html import content_text
 from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
 from .projection import Subagents
@@ -66,7 +67,8 @@ class Outcome:
     messages: int = 0
     codes: Counter[str] = field(default_factory=Counter)
     errors: int = 0
-    output: Any = None
+    #: The converted transcript as JSON text (serialised where it was made).
+    text: str | None = None
     failure: str | None = None
 
 
@@ -195,8 +197,13 @@ def convert_one(
     strict: bool,
     limits: Limits | None = None,
     subagents: Subagents = "inline",
+    pretty: bool = False,
 ) -> Outcome:
-    """Convert one source (also the unit of work of the parallel mode)."""
+    """Convert one source (also the unit of work of the parallel mode).
+
+    The JSON text is made here: a transcript holding a value that has no JSON text
+    (nested deeper than the encoders go) fails its file, never becomes a placeholder.
+    """
     try:
         transcript, events = _fold(source, strict=strict, limits=limits)
         output = {
@@ -207,10 +214,14 @@ def convert_one(
             "continuation": transcript.continuation().status,
             "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
         }
+        text = dumps_checked(output, indent=2 if pretty else None)
     except CLIError as error:
         return Outcome(source, ok=False, failure=str(error))
     except ImportError as error:
         return Outcome(source, ok=False, failure=f"{source}: {error}")
+    except (ValueError, RecursionError) as error:
+        reason = str(error) if isinstance(error, ValueError) else "nested too deep"
+        return Outcome(source, ok=False, failure=f"{source}: cannot be written as JSON: {reason}")
     codes = Counter(d.code for d in transcript.diagnostics)
     return Outcome(
         source,
@@ -219,7 +230,7 @@ def convert_one(
         messages=len(output["messages"]),
         codes=codes,
         errors=len(transcript.errors),
-        output=output,
+        text=text,
     )
 
 
@@ -258,13 +269,14 @@ class Progress:
 
 
 def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]:
+    pretty = len(sources) == 1  # one JSON document, indented; else one line per log
     jobs = (
         args.jobs if args.jobs and args.jobs > 1 and len(sources) > 1 and "-" not in sources else 1
     )
     if jobs == 1:
         for source in sources:
             yield convert_one(
-                source, args.to, args.ordered, args.strict, args.limits, args.subagents
+                source, args.to, args.ordered, args.strict, args.limits, args.subagents, pretty
             )
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -276,6 +288,7 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
             [args.strict] * len(sources),
             [args.limits] * len(sources),
             [args.subagents] * len(sources),
+            [pretty] * len(sources),
             chunksize=max(1, len(sources) // (jobs * 4)),
         )
 
@@ -368,10 +381,7 @@ def _convert(sources: list[str], args: argparse.Namespace, out: IO[str]) -> int:
             events += outcome.events
             messages += outcome.messages
             totals.update(outcome.codes)
-            if single:
-                out.write(json.dumps(outcome.output, indent=2, ensure_ascii=False) + "\n")
-            else:
-                out.write(dumps(outcome.output) + "\n")
+            out.write(f"{outcome.text}\n")
     finally:
         progress.close()
     if not single or args.summary:
@@ -451,7 +461,9 @@ def show_text(transcript: Transcript, style: Style) -> str:
             lines.append(style(f"  (reasoning) {message.text}", "2"))
             continue
         label = style(f"{message.role:>9}", ROLE_COLOURS.get(message.role, "1"))
-        body = json.dumps(message.content) if isinstance(message, ActivityMessage) else message.text
+        body = (
+            content_text(message.content) if isinstance(message, ActivityMessage) else message.text
+        )
         lines.append(f"{label}  {body}" if body else label)
         if isinstance(message, AssistantMessage):
             for call in message.tool_calls or ():

@@ -33,6 +33,18 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
+def content_text(value: object, *, indent: int | None = None) -> str:
+    """Activity content as JSON for a person to read, or a note saying it cannot be shown.
+
+    A view, not data: content nested deeper than JSON encoders go is named, not dumped
+    (``convert`` fails such a file instead).
+    """
+    try:
+        return json.dumps(value, indent=indent)
+    except (RecursionError, TypeError, ValueError):
+        return "[not shown: nested deeper than JSON encoders go]"
+
+
 def render_fragment(transcript: Transcript) -> str:
     """The conversation as an HTML fragment (what a notebook shows)."""
     results = {m.tool_call_id: m for m in transcript.messages if isinstance(m, ToolMessage)}
@@ -47,7 +59,7 @@ def render_fragment(transcript: Transcript) -> str:
         if isinstance(message, ActivityMessage):
             parts.append(
                 f'<details class="activity"><summary>activity: {_e(message.activity_type)}'
-                f"</summary><pre>{_e(json.dumps(message.content, indent=1))}</pre></details>"
+                f"</summary><pre>{_e(content_text(message.content, indent=1))}</pre></details>"
             )
             continue
         parts.append(

@@ -330,3 +330,48 @@ def test_one_op_deltas_on_a_large_state_cost_what_they_touch() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.output == [-999, 999]  # applied, and the snapshot event left untouched
+
+
+# -- content nested past the JSON encoders, through the command line --------------------------
+
+
+@pytest.fixture
+def deep_log(tmp_path: Path) -> Path:
+    deep = '{"d":' * 1000 + '"x"' + "}" * 1000
+    lines = [
+        '{"type":"RUN_STARTED","threadId":"t","runId":"r"}',
+        '{"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"plan","content":{"c":'
+        + deep
+        + "}}",
+        '{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}',
+        '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Planned."}',
+        '{"type":"TEXT_MESSAGE_END","messageId":"m1"}',
+        '{"type":"RUN_FINISHED","threadId":"t","runId":"r"}',
+    ]
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_convert_fails_a_file_it_cannot_write_as_json(deep_log: Path) -> None:
+    alone = _cli("convert", str(deep_log))
+    assert alone.returncode == 1
+    assert alone.stdout == ""
+    assert "deep.jsonl: cannot be written as JSON: a value is nested deeper" in alone.stderr
+    both = _cli("convert", str(deep_log), str(RUN / "booking-frontend-tool.jsonl"))
+    assert both.returncode == 1
+    [line] = both.stdout.splitlines()  # the other log, whole; no placeholder anywhere
+    assert json.loads(line)["source"].endswith("booking-frontend-tool.jsonl")
+    assert "unserialisable" not in both.stdout
+    assert "1 failed" in both.stderr
+
+
+def test_show_names_content_too_deep_to_display(deep_log: Path, tmp_path: Path) -> None:
+    text = _cli("show", str(deep_log))
+    assert text.returncode == 0, text.stderr
+    assert "[not shown: nested deeper than JSON encoders go]" in text.stdout
+    assert "Planned." in text.stdout
+    page = tmp_path / "page.html"
+    html = _cli("show", str(deep_log), "--html", str(page))
+    assert html.returncode == 0, html.stderr
+    assert "[not shown: nested deeper than JSON encoders go]" in page.read_text()
