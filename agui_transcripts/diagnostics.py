@@ -77,6 +77,7 @@ RULES: dict[str, Rule] = _table(
         "a JSON Patch that would grow the state or an activity past the state limit; refused",
         "L5",
     ),
+    Rule("endpoint-no-events", "error", "an endpoint answered with no AG-UI event", "W1"),
     # Normalisation of known shapes (layer 1).
     Rule(
         "unknown-event-type", "info", "an event type AG-UI 1.0 does not define; not applied", "V19"

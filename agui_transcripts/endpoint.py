@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -104,14 +105,28 @@ async def arun_endpoint(
     async def stream(http: Any) -> None:
         request_headers = {"Accept": "text/event-stream", **(headers or {})}
         async with http.stream("POST", url, json=run_input, headers=request_headers) as response:
-            if response.status_code >= 400:
-                body = (await response.aread())[:200].decode("utf-8", "replace")
-                raise EndpointError(f"{url}: HTTP {response.status_code}: {body}")
+            status = response.status_code
+            if status >= 400:
+                excerpt = await _error_excerpt(response)
+                raise EndpointError(f"{url}: HTTP {status}: {excerpt}")
+            if 300 <= status < 400:
+                # Not followed: the run input would go to wherever the server points.
+                where = response.headers.get("location", "nowhere")
+                raise EndpointError(
+                    f"{url}: HTTP {status} redirects to {where}; not followed (use the final URL)"
+                )
             async for chunk in response.aiter_bytes():
                 take(reader.feed_bytes(chunk))
                 if reader.stopped:
                     break  # the event limit: leaving the block closes the response
+            kind = response.headers.get("content-type", "no content type")
         take(reader.close())
+        if reader.intake.count == 0:
+            collector.sink.report(
+                "endpoint-no-events",
+                f"{url} answered HTTP {status} ({kind}) with no AG-UI event; the transcript "
+                "is empty",
+            )
 
     async def run() -> None:
         if client is not None:
@@ -133,6 +148,31 @@ async def arun_endpoint(
     except httpx.HTTPError as exc:
         raise EndpointError(f"{url}: {type(exc).__name__}: {exc}") from exc
     return collector._close_for_good()
+
+
+# What an error response may make us read and show: a compressed body is inflated only
+# this far, so a small gzip bomb stays small.
+_ERROR_RAW_BYTES = 64 * 1024
+_ERROR_SHOWN = 200
+
+
+async def _error_excerpt(response: Any) -> str:
+    """The start of an error response's body, read and decompressed within bounds."""
+    raw = b""
+    async for chunk in response.aiter_raw():
+        raw += chunk
+        if len(raw) >= _ERROR_RAW_BYTES:
+            break
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        try:
+            inflater = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib header
+            raw = inflater.decompress(raw, _ERROR_SHOWN)
+        except zlib.error:
+            return f"(a {encoding} body that does not inflate)"
+    elif encoding != "identity":
+        return f"(a {encoding}-encoded body, not shown)"
+    return raw[:_ERROR_SHOWN].decode("utf-8", "replace")
 
 
 def run_endpoint(url: str, request: Any, **options: Any) -> Transcript:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import threading
 import time
+import tracemalloc
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -14,7 +16,7 @@ import pytest
 
 pytest.importorskip("httpx")
 
-from agui_transcripts import AssistantMessage, fold
+from agui_transcripts import AssistantMessage, ProtocolError, fold
 from agui_transcripts.endpoint import EndpointError, build_run_input, run_endpoint
 
 RUNS = Path(__file__).resolve().parent.parent / "examples" / "runs"
@@ -28,7 +30,7 @@ class Server:
     """A loopback server whose routes are (status, body, chunk size, pause per chunk)."""
 
     def __init__(self) -> None:
-        self.routes: dict[str, tuple[int, bytes, int, float]] = {}
+        self.routes: dict[str, tuple[int, bytes, int, float, dict[str, str]]] = {}
         self.posted: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.disconnected = threading.Event()  # a client left while we were writing
@@ -39,9 +41,11 @@ class Server:
                 length = int(self.headers.get("Content-Length", "0"))
                 server.posted.append(json.loads(self.rfile.read(length)))
                 server.headers.append(dict(self.headers))
-                status, body, size, pause = server.routes[self.path]
+                status, body, size, pause, extra = server.routes[self.path]
                 self.send_response(status)
                 self.send_header("Content-Type", "text/event-stream")
+                for name, value in extra.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 try:
                     for start in range(0, len(body), size):
@@ -60,9 +64,15 @@ class Server:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def route(
-        self, path: str, body: bytes, status: int = 200, size: int = 1 << 16, pause: float = 0.0
+        self,
+        path: str,
+        body: bytes,
+        status: int = 200,
+        size: int = 1 << 16,
+        pause: float = 0.0,
+        headers: dict[str, str] | None = None,
     ) -> str:
-        self.routes[path] = (status, body, size, pause)
+        self.routes[path] = (status, body, size, pause, headers or {})
         return self.url + path
 
 
@@ -260,3 +270,41 @@ def test_header_values_never_reach_errors_or_logs(
         assert "s3cret" not in str(raised.value)
         assert "s3cret" not in repr(raised.value.__cause__)
     assert "s3cret" not in caplog.text
+
+
+def _gzip_bomb(megabytes: int) -> bytes:
+    """A gzip body that inflates to ``megabytes`` MiB of zeros (about 1 KiB per MiB)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    block = bytes(1 << 20)
+    return b"".join(deflate.compress(block) for _ in range(megabytes)) + deflate.flush()
+
+
+def test_an_error_body_is_read_only_as_far_as_it_is_shown(server: Server) -> None:
+    bomb = _gzip_bomb(512)
+    assert len(bomb) < 1 << 20  # under 1 MiB on the wire, 512 MiB inflated
+    url = server.route("/bomb", bomb, status=500, headers={"Content-Encoding": "gzip"})
+    tracemalloc.start()
+    try:
+        with pytest.raises(EndpointError, match="HTTP 500") as raised:
+            run_endpoint(url, "hi", timeout=10, deadline=30)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20
+    assert len(str(raised.value)) < 400  # the status and a short excerpt
+
+
+def test_a_redirect_is_an_endpoint_error_not_an_empty_transcript(server: Server) -> None:
+    url = server.route("/moved", b"", status=307, headers={"Location": "https://elsewhere/agent"})
+    with pytest.raises(EndpointError, match="HTTP 307 redirects to https://elsewhere/agent"):
+        run_endpoint(url, "hi", timeout=10)
+    assert len(server.posted) == 1  # the run input went nowhere else
+
+
+def test_an_empty_answer_is_reported(server: Server) -> None:
+    url = server.route("/empty", b"")
+    transcript = run_endpoint(url, "hi", timeout=10)
+    assert transcript.messages[0].role == "user"  # only what we sent
+    assert [d.code for d in transcript.errors] == ["endpoint-no-events"]
+    with pytest.raises(ProtocolError, match="no AG-UI event"):
+        run_endpoint(url, "hi", timeout=10, strict=True)
