@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agui_transcripts import Collector, Transcript, fold
@@ -35,6 +35,9 @@ from .generate import random_stream
 
 Event = dict[str, Any]
 SEEDS = st.integers(0, 2**32)
+# Seeds of the shapes two properties need, found once: drawing any seed and discarding
+# most would trip hypothesis's filtering health check.
+_CANDIDATES = range(1500)
 HERE = Path(__file__).parent
 
 
@@ -93,11 +96,13 @@ def _runs(events: list[Event]) -> list[int]:
     return [i for i, event in enumerate(events) if event["type"] == "RUN_STARTED"]
 
 
-@given(seed=SEEDS)
+MANY_RUNS = st.sampled_from([s for s in _CANDIDATES if len(_runs(random_stream(s)[0])) > 1])
+
+
+@given(seed=MANY_RUNS)
 def test_history_resent_under_new_ids_in_each_input_changes_nothing(seed: int) -> None:
     events, inputs = random_stream(seed)
     starts = _runs(events)
-    assume(len(starts) > 1)
     plain = fold(events, run_input=inputs)
     resent_inputs = [inputs[0]]
     resent_events = list(events)
@@ -129,10 +134,12 @@ def _next_run(run_input: dict[str, Any]) -> list[Event]:
     ]
 
 
-@given(seed=SEEDS)
+PENDING_CLIENT = st.sampled_from([s for s in _CANDIDATES if _pending_client(s) is not None])
+
+
+@given(seed=PENDING_CLIENT)
 def test_client_results_delivered_through_the_input_or_added_read_the_same(seed: int) -> None:
     found = _pending_client(seed)
-    assume(found is not None)
     assert found is not None
     events, inputs, calls = found
     tools = ["confirm", "search", "lookup"]
