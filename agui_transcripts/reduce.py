@@ -236,6 +236,9 @@ class Reducer:
         # Long call lists by identity: (the list, how much of it is indexed, latest
         # position of each id); see _indexed_call.
         self._call_indices: dict[int, tuple[list[ToolCall], int, dict[str, int]]] = {}
+        # Per list of results (by identity): (the list, how much of it is read, lowest and
+        # highest answering run); see _answered_before.
+        self._answer_runs: dict[int, tuple[list[ToolResult], int, int | None, int | None]] = {}
         #: Tool calls by id.
         self.tool_calls: dict[str, ToolCallRecord] = {}
         #: Runs in stream order.
@@ -958,8 +961,25 @@ class Reducer:
         self._adopt_orphans(call_id, owner)
 
     def _answered_before(self, record: ToolCallRecord) -> bool:
+        """Whether a run other than this one answered the call.
+
+        From the lowest and highest run that answered it, kept up as results are added
+        (a list only grows, or is replaced): a call declared and answered again and again
+        costs O(1) per declaration, not a scan of every earlier answer.
+        """
         current = self._run.index if self._run is not None else None
-        return any(r.run_index is not None and r.run_index != current for r in record.results)
+        results = record.results
+        seen = self._answer_runs.get(id(results))
+        if seen is None or seen[0] is not results or seen[1] > len(results):
+            seen = (results, 0, None, None)
+        _, scanned, low, high = seen
+        for result in results[scanned:]:
+            run = result.run_index
+            if run is not None:
+                low = run if low is None else min(low, run)
+                high = run if high is None else max(high, run)
+        self._answer_runs[id(results)] = (results, len(results), low, high)
+        return low is not None and (low != current or high != current)
 
     def _restart_call(self, event: Event, owner: _Node, call_id: str, name: str) -> None:
         """A3-i: a START for a call that exists updates it; a replay must not double it."""

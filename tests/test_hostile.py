@@ -375,3 +375,28 @@ def test_show_names_content_too_deep_to_display(deep_log: Path, tmp_path: Path) 
     html = _cli("show", str(deep_log), "--html", str(page))
     assert html.returncode == 0, html.stderr
     assert "[not shown: nested deeper than JSON encoders go]" in page.read_text()
+
+
+# -- one call id declared and answered again and again ----------------------------------------
+
+
+def test_a_call_id_declared_and_answered_forty_thousand_times_stays_linear() -> None:
+    """It took 57 s when every declaration scanned every earlier answer (about 2 s now)."""
+    done = run_bounded(
+        """
+        import json
+        from agui_transcripts import fold
+        events = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}]
+        for i in range(40_000):
+            events.append({"type": "TOOL_CALL_START", "toolCallId": "x", "toolCallName": "f"})
+            events.append({"type": "TOOL_CALL_END", "toolCallId": "x"})
+            result = {"type": "TOOL_CALL_RESULT", "messageId": f"r{i}", "toolCallId": "x"}
+            events.append({**result, "content": "ok"})
+        transcript = fold(events)
+        print(json.dumps(len(transcript.tool_calls["x"].results)))
+        """,
+        memory_mb=1024,
+        seconds=30,  # a hang guard
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.output == 40_000
