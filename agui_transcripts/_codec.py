@@ -9,6 +9,7 @@ the stdlib fallback rejects ``NaN`` and ``Infinity`` as orjson does, since they 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -28,9 +29,21 @@ def _stdlib_loads(data: str | bytes) -> Any:
         raise ValueError("JSON nested deeper than the parser goes") from None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a UTF-16 surrogate code point (no UTF-8 text can)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
 def _stdlib_dumps(value: Any) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        # A lone surrogate has no UTF-8 form: written as its JSON escape instead.
+        return (
+            json.dumps(value, separators=(",", ":"), default=str) if has_surrogate(text) else text
+        )
     except (RecursionError, ValueError):
         # Nested deeper than JSON encoders go, or circular: no JSON text exists for it.
         return json.dumps(f"<unserialisable {type(value).__name__}>")
@@ -77,7 +90,13 @@ def dumps_checked(value: Any, *, indent: int | None = None) -> str:
             except TypeError:
                 pass  # past orjson's depth (255) or not its types: the stdlib may still go
     try:
-        return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+        separators = (",", ":") if indent is None else None
+        text = json.dumps(
+            value, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False
+        )
+        if has_surrogate(text):  # a lone surrogate: written as its JSON escape
+            return json.dumps(value, indent=indent, separators=separators, allow_nan=False)
+        return text
     except RecursionError:
         raise ValueError("a value is nested deeper than JSON encoders go") from None
     except (TypeError, ValueError) as error:

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from types import UnionType
 from typing import Any, NamedTuple
 
-from ._codec import JSONDecodeError, loads
+from ._codec import JSONDecodeError, _stdlib_loads, loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 
@@ -527,7 +527,17 @@ class EventIntake:
     def _retry_invalid_utf8(
         self, data: str | bytes, exc: ValueError, index: int, line: int | None
     ) -> Any:
-        """Bytes that are not UTF-8 are read with U+FFFD in their place, and reported."""
+        """Bytes that are not UTF-8 are read with U+FFFD in their place, and reported.
+
+        Half of a UTF-16 surrogate pair escaped alone (a JavaScript server that cut an
+        emoji between two deltas) is JSON orjson refuses and the stdlib reads: the
+        halves are joined when the text is (see ``model._Text``).
+        """
+        if "surrogate" in str(exc):
+            try:
+                return _stdlib_loads(data)
+            except ValueError:
+                pass
         if isinstance(data, bytes):
             try:
                 data.decode("utf-8")

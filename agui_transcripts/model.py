@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
-from ._codec import loads
+from ._codec import has_surrogate, loads
 from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -77,6 +77,10 @@ class _Text:
         if len(chunks) == 1:
             return chunks[0]
         joined = "".join(chunks)
+        if has_surrogate(joined):
+            # Halves of one character cut between deltas (UTF-16 slicing by JavaScript
+            # producers) become that character, as the reference client's strings hold it.
+            joined = joined.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
         chunks[:] = [joined] if joined else []
         return joined
 

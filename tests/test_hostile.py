@@ -354,27 +354,38 @@ def deep_log(tmp_path: Path) -> Path:
 
 
 def test_convert_fails_a_file_it_cannot_write_as_json(deep_log: Path) -> None:
+    from agui_transcripts._codec import HAVE_ORJSON
+
     alone = _cli("convert", str(deep_log))
+    both = _cli("convert", str(deep_log), str(RUN / "booking-frontend-tool.jsonl"))
+    assert "unserialisable" not in alone.stdout + both.stdout  # never a placeholder
+    if not HAVE_ORJSON:
+        # The stdlib parser stops first: the deep line is reported, the rest converted.
+        assert alone.returncode == 0, alone.stderr
+        [lost] = [d for d in json.loads(alone.stdout)["diagnostics"] if d["line"] == 2]
+        assert lost["code"] == "invalid-json"
+        return
     assert alone.returncode == 1
     assert alone.stdout == ""
     assert "deep.jsonl: cannot be written as JSON: a value is nested deeper" in alone.stderr
-    both = _cli("convert", str(deep_log), str(RUN / "booking-frontend-tool.jsonl"))
     assert both.returncode == 1
-    [line] = both.stdout.splitlines()  # the other log, whole; no placeholder anywhere
+    [line] = both.stdout.splitlines()  # the other log, whole
     assert json.loads(line)["source"].endswith("booking-frontend-tool.jsonl")
-    assert "unserialisable" not in both.stdout
     assert "1 failed" in both.stderr
 
 
 def test_show_names_content_too_deep_to_display(deep_log: Path, tmp_path: Path) -> None:
+    from agui_transcripts._codec import HAVE_ORJSON
+
+    note = "[not shown: nested deeper than JSON encoders go]" if HAVE_ORJSON else "invalid-json"
     text = _cli("show", str(deep_log))
     assert text.returncode == 0, text.stderr
-    assert "[not shown: nested deeper than JSON encoders go]" in text.stdout
+    assert note in text.stdout
     assert "Planned." in text.stdout
     page = tmp_path / "page.html"
     html = _cli("show", str(deep_log), "--html", str(page))
     assert html.returncode == 0, html.stderr
-    assert "[not shown: nested deeper than JSON encoders go]" in page.read_text()
+    assert note in page.read_text()
 
 
 # -- one call id declared and answered again and again ----------------------------------------
@@ -400,3 +411,44 @@ def test_a_call_id_declared_and_answered_forty_thousand_times_stays_linear() -> 
     )
     assert done.returncode == 0, done.stderr
     assert done.output == 40_000
+
+
+# -- an emoji cut into UTF-16 halves across two deltas ----------------------------------------
+
+_HALVES = [
+    b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}',
+    b'{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}',
+    b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"smile \\ud83d"}',
+    b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ude00!"}',
+    b'{"type":"TEXT_MESSAGE_END","messageId":"m"}',
+    b'{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"say","parentMessageId":"m"}',
+    b'{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\\"e\\": \\"\\ud83d"}',
+    b'{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"\\ude00\\"}"}',
+    b'{"type":"TOOL_CALL_END","toolCallId":"c"}',
+    b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}',
+]
+
+
+@pytest.mark.parametrize("form", ["jsonl", "sse", "dicts"])
+def test_surrogate_halves_split_across_deltas_join_into_the_character(form: str) -> None:
+    from agui_transcripts import fold
+
+    if form == "jsonl":
+        source: Any = b"\n".join(_HALVES)
+    elif form == "sse":
+        source = b"".join(b"data: " + line + b"\n\n" for line in _HALVES)
+    else:
+        source = [json.loads(line) for line in _HALVES]  # the stdlib keeps lone halves
+    transcript = fold(source)
+    assert transcript.messages[0].text == "smile \U0001f600!"
+    assert transcript.tool_calls["c"].parsed_arguments == {"e": "\U0001f600"}
+    assert transcript.errors == []
+
+
+def test_a_lone_surrogate_left_over_is_written_as_its_json_escape(tmp_path: Path) -> None:
+    log = tmp_path / "lone.jsonl"
+    log.write_bytes(b"\n".join([*_HALVES[:3], *_HALVES[4:]]))  # the second half never came
+    done = _cli("convert", str(log))
+    assert done.returncode == 0, done.stderr
+    message = json.loads(done.stdout)["messages"][0]
+    assert message["content"] == "smile \ud83d"
