@@ -78,6 +78,8 @@ RULES: dict[str, Rule] = _table(
         "L5",
     ),
     Rule("endpoint-no-events", "error", "an endpoint answered with no AG-UI event", "W1"),
+    Rule("sse-error-frame", "error", "an SSE 'error' frame: the server's failure report", "W2"),
+    Rule("type-from-sse-event", "warning", "an event typed only by its SSE event name", "W2"),
     # Normalisation of known shapes (layer 1).
     Rule(
         "unknown-event-type", "info", "an event type AG-UI 1.0 does not define; not applied", "V19"

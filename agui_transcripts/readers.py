@@ -347,8 +347,39 @@ class EventReader:
                     event_index=intake.count,
                     line=sse.line,
                 )
+            if sse.event and sse.event != "message":
+                events.extend(self._named_sse_event(sse.event, sse.data, sse.line))
+                continue
             events.extend(self._normalize(sse.data, sse.line))
         return events
+
+    def _named_sse_event(self, name: str, data: str, line: int | None) -> list[Indexed]:
+        """An SSE event with an ``event:`` name: the type when its data carries none.
+
+        Some servers name the AG-UI type in the ``event:`` field only; an ``error`` frame
+        is the server's own failure report, not an AG-UI event, and is reported as one.
+        """
+        try:
+            value = loads(data)
+        except JSONDecodeError:
+            value = None
+        if not isinstance(value, dict) or "type" in value:
+            return self._normalize(data, line)
+        if name.lower() == "error":
+            said = value.get("message", value.get("error", data))
+            self.intake.skip(
+                "sse-error-frame",
+                f"the server sent an SSE error frame: {str(said)[:300]}",
+                line=line,
+            )
+            return []
+        self.sink.report(
+            "type-from-sse-event",
+            f"the event's data has no type; read as {name!r}, its SSE event name",
+            event_index=self.intake.count,
+            line=line,
+        )
+        return self._normalize({**value, "type": name}, line)
 
     def _json_array(self) -> list[Indexed]:
         if not self._array:

@@ -452,3 +452,36 @@ def test_a_lone_surrogate_left_over_is_written_as_its_json_escape(tmp_path: Path
     assert done.returncode == 0, done.stderr
     message = json.loads(done.stdout)["messages"][0]
     assert message["content"] == "smile \ud83d"
+
+
+# -- SSE event names ----------------------------------------------------------------------------
+
+
+def test_an_sse_error_frame_is_reported_as_the_servers_failure() -> None:
+    from agui_transcripts import fold
+
+    body = (
+        b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'
+        b'event: error\ndata: {"message":"model overloaded","code":"E503"}\n\n'
+    )
+    transcript = fold(body)
+    [frame] = [d for d in transcript.diagnostics if d.code == "sse-error-frame"]
+    assert (frame.severity, frame.line) == ("error", 4)
+    assert "model overloaded" in frame.message
+    assert not [d for d in transcript.diagnostics if d.code == "event-missing-type"]
+
+
+def test_an_sse_event_name_gives_the_type_its_data_lacks() -> None:
+    from agui_transcripts import fold
+
+    body = (
+        b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'
+        b'event: TEXT_MESSAGE_START\ndata: {"messageId":"m","role":"assistant"}\n\n'
+        b'event: TEXT_MESSAGE_CONTENT\ndata: {"messageId":"m","delta":"Hi"}\n\n'
+        b'event: TEXT_MESSAGE_END\ndata: {"messageId":"m"}\n\n'
+        b'event: message\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n'
+    )
+    transcript = fold(body)
+    assert transcript.to_dicts() == [{"id": "m", "role": "assistant", "content": "Hi"}]
+    codes = [d.code for d in transcript.diagnostics]
+    assert codes == ["type-from-sse-event"] * 3
