@@ -521,6 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("max_text_chars", DEFAULT_LIMITS.max_text_chars),
         ("max_events", DEFAULT_LIMITS.max_events),
         ("max_state_bytes", DEFAULT_LIMITS.max_state_bytes),
+        ("max_diagnostics", DEFAULT_LIMITS.max_diagnostics),
     ):
         group.add_argument(
             "--" + name.replace("_", "-"), type=_positive, metavar="N", help=f"default {default}"
@@ -584,6 +585,7 @@ def _limits(args: argparse.Namespace) -> Limits:
             "max_text_chars",
             "max_events",
             "max_state_bytes",
+            "max_diagnostics",
         )
         if getattr(args, name) is not None
     }

@@ -81,7 +81,11 @@ class Collector:
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
-        self.sink = sink if sink is not None else DiagnosticSink(strict=self._strict)
+        self.sink = (
+            sink
+            if sink is not None
+            else DiagnosticSink(strict=self._strict, max_kept=self.limits.max_diagnostics)
+        )
         self._pipeline = ProtocolPipeline(sink=self.sink)
         self._pipeline.intake = EventIntake(self.sink, max_events=self.limits.max_events)
         self._reducer = Reducer(
@@ -206,6 +210,7 @@ class Collector:
                 self._reducer.apply(explicit, None)
             self._pipeline.verifier.close()
             self._reducer.close()
+            self.sink.finish()
 
     def _close_for_good(self) -> Transcript:
         """:meth:`close` for a collector nobody feeds again (``fold``): no copies needed."""

@@ -11,6 +11,7 @@ raises :class:`ProtocolError` at the first error-level diagnostic.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
@@ -70,6 +71,12 @@ RULES: dict[str, Rule] = _table(
         "error",
         "a message's text or a call's arguments reached the text limit; later deltas dropped",
         "L4",
+    ),
+    Rule(
+        "diagnostics-limit",
+        "error",
+        "more diagnostics than the limit; the rest counted by code, not kept",
+        "L6",
     ),
     Rule(
         "state-limit",
@@ -259,7 +266,14 @@ class LimitExceeded(ProtocolError):
 
 #: Codes for a stream that crossed a resource limit.
 LIMIT_CODES = frozenset(
-    {"event-too-large", "document-too-large", "event-limit", "text-limit", "state-limit"}
+    {
+        "event-too-large",
+        "document-too-large",
+        "event-limit",
+        "text-limit",
+        "state-limit",
+        "diagnostics-limit",
+    }
 )
 
 
@@ -282,11 +296,15 @@ class DiagnosticSink:
     stream order in one list.
     """
 
-    __slots__ = ("diagnostics", "strict")
+    __slots__ = ("_finished", "diagnostics", "dropped", "max_kept", "strict")
 
-    def __init__(self, *, strict: bool = False) -> None:
+    def __init__(self, *, strict: bool = False, max_kept: int | None = None) -> None:
         self.strict = strict
         self.diagnostics: list[Diagnostic] = []
+        #: How many to keep (the diagnostics limit); past it they are counted by code.
+        self.max_kept = max_kept
+        self.dropped: Counter[str] = Counter()
+        self._finished = False
 
     def report(
         self,
@@ -310,7 +328,10 @@ class DiagnosticSink:
             tool_call_id=tool_call_id,
             subagent_run_id=subagent_run_id,
         )
-        self.diagnostics.append(diagnostic)
+        if self.max_kept is None or len(self.diagnostics) < self.max_kept:
+            self.diagnostics.append(diagnostic)
+        else:
+            self.dropped[code] += 1
         if self.strict and diagnostic.severity == "error":
             if code in DECODE_CODES:
                 raise EventDecodeError(diagnostic)
@@ -318,3 +339,19 @@ class DiagnosticSink:
                 raise LimitExceeded(diagnostic)
             raise ProtocolError(diagnostic)
         return diagnostic
+
+    def finish(self) -> None:
+        """End of the stream: one last diagnostic counts what the limit left out."""
+        if self._finished or not self.dropped:
+            return
+        self._finished = True
+        counts = ", ".join(f"{code} {count}" for code, count in self.dropped.most_common())
+        total = sum(self.dropped.values())
+        self.diagnostics.append(
+            Diagnostic(
+                code="diagnostics-limit",
+                severity=RULES["diagnostics-limit"].severity,
+                message=f"{total} more diagnostics were not kept (the diagnostics limit, "
+                f"{self.max_kept}): {counts}",
+            )
+        )

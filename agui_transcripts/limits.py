@@ -5,7 +5,7 @@ event, of a whole-document log, of the text accumulated for one message or call,
 number of events in a stream, and the size JSON Patch deltas may grow the state to, so a
 hostile or broken producer cannot exhaust memory. Crossing a bound is an error-level
 diagnostic (``event-too-large``, ``document-too-large``, ``event-limit``,
-``text-limit``, ``state-limit``) and what was read before is kept;
+``text-limit``, ``state-limit``, ``diagnostics-limit``) and what was read before is kept;
 in strict mode it raises :class:`~agui_transcripts.LimitExceeded`.
 
 The defaults are far above any real run (the largest recorded runs we know of hold a few
@@ -38,6 +38,9 @@ class Limits:
     #: JSON bytes (estimated) the shared state, or one activity's content, may reach by
     #: JSON Patch deltas: ``copy`` can double a document per operation.
     max_state_bytes: int | None = 64 * MiB
+    #: Diagnostics kept for one stream; past it they are counted, and one last
+    #: ``diagnostics-limit`` diagnostic says how many of each code were left out.
+    max_diagnostics: int | None = 100_000
 
     def __post_init__(self) -> None:
         for name in (
@@ -46,6 +49,7 @@ class Limits:
             "max_text_chars",
             "max_events",
             "max_state_bytes",
+            "max_diagnostics",
         ):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):
@@ -64,4 +68,5 @@ UNLIMITED = Limits(
     max_text_chars=None,
     max_events=None,
     max_state_bytes=None,
+    max_diagnostics=None,
 )

@@ -80,4 +80,5 @@ def check(
     for index, event in stream.indexed():
         pipeline.feed_canonical(event, index)
     pipeline.close()
+    stream.reader.sink.finish()
     return pipeline.diagnostics

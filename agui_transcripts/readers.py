@@ -89,8 +89,12 @@ class EventReader:
         sink: DiagnosticSink | None = None,
         limits: Limits | None = None,
     ) -> None:
-        self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
         self.limits = limits if limits is not None else DEFAULT_LIMITS
+        self.sink = (
+            sink
+            if sink is not None
+            else DiagnosticSink(strict=strict, max_kept=self.limits.max_diagnostics)
+        )
         self.intake = EventIntake(self.sink, max_events=self.limits.max_events)
         self._max_event = bound(self.limits.max_event_bytes)
         self._max_document = bound(self.limits.max_document_bytes)

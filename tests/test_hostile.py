@@ -485,3 +485,46 @@ def test_an_sse_event_name_gives_the_type_its_data_lacks() -> None:
     assert transcript.to_dicts() == [{"id": "m", "role": "assistant", "content": "Hi"}]
     codes = [d.code for d in transcript.diagnostics]
     assert codes == ["type-from-sse-event"] * 3
+
+
+# -- the diagnostics list is bounded --------------------------------------------------------
+
+
+def _orphan_deltas(count: int) -> list[dict[str, Any]]:
+    return [RS_] + [
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"nope-{n}", "delta": "x"}
+        for n in range(count)
+    ]
+
+
+def test_the_diagnostics_kept_are_bounded_and_the_rest_counted() -> None:
+    from agui_transcripts import Limits, check, fold
+
+    transcript = fold(_orphan_deltas(50), limits=Limits(max_diagnostics=10))
+    assert len(transcript.diagnostics) == 11
+    summary = transcript.diagnostics[-1]
+    assert (summary.code, summary.severity) == ("diagnostics-limit", "error")
+    assert "91 more diagnostics were not kept" in summary.message
+    assert "text-not-active 45" in summary.message
+    listed = check(b"\n".join(json.dumps(e).encode() for e in _orphan_deltas(50)))
+    assert len(listed) < 100_000  # the default keeps these all
+    assert listed[-1].code != "diagnostics-limit"
+
+
+def test_a_flood_of_bad_events_holds_only_the_diagnostics_limit() -> None:
+    done = run_bounded(
+        """
+        import json
+        from agui_transcripts import Limits, fold
+        def events():
+            yield {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+            for n in range(100_000):
+                yield {"type": "TOOL_CALL_ARGS", "toolCallId": f"nope-{n}", "delta": "x"}
+        transcript = fold(events(), limits=Limits(max_diagnostics=1000))
+        print(json.dumps([len(transcript.diagnostics), transcript.diagnostics[-1].code]))
+        """,
+        memory_mb=512,
+        seconds=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.output == [1001, "diagnostics-limit"]
