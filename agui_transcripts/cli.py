@@ -116,10 +116,11 @@ def _run_input(source: str) -> Any:
 
 
 def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[Transcript, int]:
-    data: Any = sys.stdin.buffer.read() if source == "-" else Path(source)
-    if not isinstance(data, bytes) and not data.exists():
+    # stdin is read as it streams, in bounded blocks, like a file (never whole).
+    data: Any = sys.stdin.buffer if source == "-" else Path(source)
+    if source != "-" and not data.exists():
         raise Unreadable(f"{source}: no such file")
-    if not isinstance(data, bytes) and not data.is_file():
+    if source != "-" and not data.is_file():
         # A device or a pipe named on the command line can stream forever (/dev/zero);
         # a log is a file (stdin, "-", is the way to pipe one in).
         raise Unreadable(f"{source}: not a regular file (pipe a stream in as '-')")

@@ -433,47 +433,63 @@ class EventReader:
 _BLOCK_SIZE = 1 << 20
 
 
-def _bounded_lines(log: IO[Any], limit: int | None) -> Iterator[Any]:
-    """The lines of a binary file (line ends dropped), none held longer than ``limit + 1``.
+def _bounded_lines(
+    log: IO[Any], limit: int | None, document_limit: int | None = None
+) -> Iterator[Any]:
+    """The lines of a file (line ends dropped), none held longer than ``limit + 1``.
 
-    Read in blocks and split at LF: a longer line comes out cut to ``limit + 1`` bytes, so
-    the reader reports it as too large, and the rest of it is read past without being
-    held. A file that turns out to be text is read line by line as it is.
+    Read in blocks and split at LF, binary or text alike: a longer line comes out cut to
+    ``limit + 1`` bytes (characters, for text), so the reader reports it as too large,
+    and the rest of it is read past without being held. The first line of a one-line
+    JSON array (what ``json.dump`` writes) is a document: ``document_limit`` bounds it.
     """
     if limit is None:
         return iter(log)
-    return chain.from_iterable(_bounded_blocks(log, limit))
+    first = limit if document_limit is None else max(limit, document_limit)
+    return chain.from_iterable(_bounded_blocks(log, limit, first))
 
 
-def _bounded_blocks(log: IO[Any], limit: int) -> Iterator[list[Any]]:
+def _bounded_blocks(log: IO[Any], limit: int, array_limit: int) -> Iterator[list[Any]]:
     # Lists of lines, one per block read: iterating them costs no generator step per line.
     read = log.read
-    carry = b""
+    block = read(_BLOCK_SIZE)
+    if not block:
+        return
+    newline: Any = "\n" if isinstance(block, str) else b"\n"
+    bracket: Any = "[" if isinstance(block, str) else b"["
+    carry: Any = block[:0]
     skipping = False  # inside a line already cut
-    while True:
+    started = False  # a non-blank line has ended (only the first may be an array)
+    while block:
+        lines = block.split(newline)
         block = read(_BLOCK_SIZE)
-        if not block:
-            break
-        if isinstance(block, str):  # a text file after all
-            yield [block + log.readline()]
-            yield list(log)
-            return
-        lines = block.split(b"\n")
         if skipping:
             if len(lines) == 1:
                 continue
             del lines[0]  # the end of the cut line: dropped
             skipping = False
-        elif carry:
+        else:
             lines[0] = carry + lines[0]
         carry = lines.pop()
-        if any(len(line) > limit for line in lines):
+        if not started:
+            for index, line in enumerate(lines):
+                if line.strip():
+                    started = True
+                    cap = array_limit if line.lstrip().startswith(bracket) else limit
+                    lines[index] = line[: cap + 1]
+                    if index + 1 < len(lines):
+                        rest = lines[index + 1 :]
+                        lines[index + 1 :] = [line[: limit + 1] for line in rest]
+                    break
+        elif any(len(line) > limit for line in lines):
             lines = [line if len(line) <= limit else line[: limit + 1] for line in lines]
         yield lines
-        if len(carry) > limit:
-            yield [carry[: limit + 1]]
-            carry = b""
+        cap = array_limit if not started and carry.lstrip().startswith(bracket) else limit
+        if len(carry) > cap:
+            yield [carry[: cap + 1]]
+            carry = carry[:0]
             skipping = True
+            started = True
     if carry and not skipping:
         yield [carry]
 
@@ -539,19 +555,22 @@ class EventStream:
         if isinstance(source, str) and not _looks_like_content(source):
             source = Path(source)
         limit = reader.limits.max_event_bytes
+        document = reader.limits.max_document_bytes
         if isinstance(source, os.PathLike):
             with open(source, "rb") as log:
-                yield from reader.feed_lines(_bounded_lines(log, limit))
+                yield from reader.feed_lines(_bounded_lines(log, limit, document))
         elif isinstance(source, (bytes, bytearray, memoryview)):
-            yield from reader.feed_lines(_bounded_lines(io.BytesIO(bytes(source)), limit))
+            data = io.BytesIO(bytes(source))
+            yield from reader.feed_lines(_bounded_lines(data, limit, document))
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)
                 if reader.stopped:
                     return
         elif hasattr(source, "read"):
-            is_text = isinstance(source, io.TextIOBase) or not hasattr(source, "readline")
-            lines = source if is_text else _bounded_lines(source, limit)
+            # Read in bounded blocks, binary or text: iterating a file by lines would
+            # hold a line of any length whole.
+            lines = _bounded_lines(source, limit, document)
             for line in lines:  # binary or text lines: both are accepted
                 yield from reader.feed_line(line)
                 if reader.stopped:

@@ -528,3 +528,55 @@ def test_a_flood_of_bad_events_holds_only_the_diagnostics_limit() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.output == [1001, "diagnostics-limit"]
+
+
+# -- memory bounds for every way a log comes in -----------------------------------------------
+
+
+def _long_line_log(path: Path, megabytes: int) -> None:
+    start = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n'
+    huge = b'{"type":"CUSTOM","name":"x","value":"' + b"x" * (megabytes << 20) + b'"}\n'
+    path.write_bytes(start + huge + b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n')
+
+
+@pytest.mark.parametrize("how", ["text file", "binary file", "stdin"])
+def test_a_line_past_the_event_limit_is_never_held_whole(tmp_path: Path, how: str) -> None:
+    log = tmp_path / "long.jsonl"
+    _long_line_log(log, 300)
+    if how == "stdin":
+        cli = "[sys.executable, '-m', 'agui_transcripts', 'check', '-', '--format', 'json', "
+        cli += "'--max-event-bytes', str(1 << 20)]"
+        code = f"""
+        import json, subprocess, sys
+        with open({str(log)!r}, 'rb') as log:
+            done = subprocess.run({cli}, stdin=log, capture_output=True, text=True)
+        codes = [d['code'] for d in json.loads(done.stdout)[0]['diagnostics']]
+        print(json.dumps(codes))
+        """
+    else:
+        mode = "r" if how == "text file" else "rb"
+        code = f"""
+        import json
+        from agui_transcripts import Limits, fold
+        with open({str(log)!r}, {mode!r}) as log:
+            transcript = fold(log, limits=Limits(max_event_bytes=1 << 20))
+        print(json.dumps([d.code for d in transcript.diagnostics]))
+        """
+    # 300 MiB in one line against a 1 MiB limit, in processes capped at 256 MiB (the
+    # command line runs as a child of the bounded process, under the same cap).
+    done = run_bounded(code, memory_mb=256, seconds=120)
+    assert done.returncode == 0, done.stderr
+    assert done.output == ["event-too-large"]
+
+
+def test_a_one_line_json_array_is_bounded_by_the_document_limit() -> None:
+    from agui_transcripts import Limits, fold
+
+    events = [json.loads(line) for line in _lines() if line.strip()]
+    one_line = json.dumps(events).encode()  # what json.dump writes
+    assert len(one_line) > 500
+    transcript = fold(one_line, limits=Limits(max_event_bytes=500, max_document_bytes=1 << 20))
+    assert transcript.errors == []
+    assert transcript.to_dicts() == fold(RUN / "booking-frontend-tool.jsonl").to_dicts()
+    too_small = fold(one_line, limits=Limits(max_event_bytes=500, max_document_bytes=1_000))
+    assert [d.code for d in too_small.errors] == ["document-too-large"]
