@@ -60,6 +60,12 @@ FRAGMENTS = [
     b"\xef\xbb\xbf",
     b"\\u0000",
     b"\\ud800",
+    b"\\ud83d",  # halves of one emoji, as JavaScript servers cut it
+    b"\\ude00",
+    json.dumps(
+        {"type": "STATE_DELTA", "delta": [{"op": "copy", "from": "", "path": "/a"}]}
+    ).encode(),
+    json.dumps({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "[" * 1100}).encode(),
     *(f'"{kind}"'.encode() for kind in sorted(EVENT_TYPES)[:12]),
     json.dumps({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}).encode(),
     json.dumps({"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "x"}).encode(),

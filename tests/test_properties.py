@@ -87,6 +87,28 @@ def corrupt(events: list[Event], actions: list[tuple[str, int]]) -> list[Event]:
             event[key] = _nested(rng.choice((50, 400, 2000)))
         elif name == "bad-arguments" and event["type"] in ("TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"):
             event["delta"] = rng.choice(("[1, 2", '"a string"', "42", "{} {}", "\x00"))
+        elif name == "deep-arguments" and event["type"] in ("TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"):
+            depth = rng.choice((300, 1100, 3000))
+            event["delta"] = rng.choice(("[" * depth, '{"a":' * depth, "[" * depth + "]" * depth))
+        elif name == "patch-chain":
+            ops: list[Event] = []
+            for n in range(rng.randint(1, 30)):
+                kind = rng.choice(("copy", "move", "add", "copy"))
+                if kind == "add":
+                    ops.append({"op": "add", "path": f"/k{n}", "value": {"n": n}})
+                else:
+                    ops.append(
+                        {"op": kind, "from": rng.choice(("", "/k0", "/count")), "path": f"/k{n}"}
+                    )
+            kind = rng.choice(("STATE_DELTA", "ACTIVITY_DELTA"))
+            key = "delta" if kind == "STATE_DELTA" else "patch"
+            out.insert(i, {"type": kind, "messageId": "x-activity", key: ops})
+        elif name == "surrogate-split" and isinstance(event.get("delta"), str):
+            # A JavaScript producer slicing by UTF-16 length cuts an emoji in two.
+            halves = ["\ud83d", "\ude00"]
+            event["delta"] += halves[0]
+            follow = dict(event, delta=halves[1] + "!")
+            out.insert(i + 1, follow)
         elif name == "reuse-id":
             ids = [
                 e[k]
@@ -116,6 +138,9 @@ ACTIONS = st.lists(
                 "empty-delta",
                 "deep",
                 "bad-arguments",
+                "deep-arguments",
+                "patch-chain",
+                "surrogate-split",
                 "reuse-id",
             ]
         ),
@@ -124,6 +149,11 @@ ACTIONS = st.lists(
     max_size=8,
 )
 SEEDS = st.integers(0, 2**32)
+
+
+def _utf16(text: str) -> bytes:
+    """UTF-16 code units, where a joined pair and its two halves look the same."""
+    return text.encode("utf-16-le", "surrogatepass")
 
 
 def _texts(transcript: Transcript) -> str:
@@ -178,6 +208,7 @@ def test_every_delta_is_kept_or_named(seed: int, actions: Any) -> None:
         assert (
             delta in texts
             or in_json in texts
+            or _utf16(delta) in _utf16(texts)  # surrogate halves joined into their character
             or index in reported
             or (isinstance(item, str) and repr(item) in named)  # a later loss, named
         ), (index, event)
