@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,41 @@ import pytest
 from agui_transcripts.model import parse_arguments
 
 from .bounded import run_bounded
+
+# Every test here runs under a memory cap and a time bound: those that feed the input in
+# this process under the fixture below, the others in a bounded child (run_bounded).
+_HEADROOM = 1 << 30  # bytes of address space a test may add to what the process holds
+_SECONDS = 120
+
+
+def _address_space() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+def _timed_out(signum: int, frame: object) -> None:
+    raise TimeoutError(f"the test ran past its {_SECONDS} s bound")
+
+
+@pytest.fixture(autouse=True)
+def _bounded_here() -> Iterator[None]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = _address_space() + _HEADROOM
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    previous = signal.signal(signal.SIGALRM, _timed_out)
+    signal.alarm(_SECONDS)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
 
 # -- recursion in argument parsing ------------------------------------------------------------
 
