@@ -29,7 +29,7 @@ from ._codec import dumps_checked
 from .collector import fold
 from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
 from .html import content_text
-from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
+from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
 from .projection import Subagents
 from .readers import read_events
@@ -516,14 +516,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     bounds = argparse.ArgumentParser(add_help=False)
     group = bounds.add_argument_group("limits (see agui_transcripts.Limits)")
-    for name, default in (
-        ("max_event_bytes", DEFAULT_LIMITS.max_event_bytes),
-        ("max_document_bytes", DEFAULT_LIMITS.max_document_bytes),
-        ("max_text_chars", DEFAULT_LIMITS.max_text_chars),
-        ("max_events", DEFAULT_LIMITS.max_events),
-        ("max_state_bytes", DEFAULT_LIMITS.max_state_bytes),
-        ("max_diagnostics", DEFAULT_LIMITS.max_diagnostics),
-    ):
+    for name in LIMIT_NAMES:
+        default = getattr(DEFAULT_LIMITS, name)
         group.add_argument(
             "--" + name.replace("_", "-"), type=_positive, metavar="N", help=f"default {default}"
         )
@@ -578,18 +572,7 @@ def _positive(text: str) -> int:
 
 def _limits(args: argparse.Namespace) -> Limits:
     base = UNLIMITED if args.no_limits else DEFAULT_LIMITS
-    given = {
-        name: getattr(args, name)
-        for name in (
-            "max_event_bytes",
-            "max_document_bytes",
-            "max_text_chars",
-            "max_events",
-            "max_state_bytes",
-            "max_diagnostics",
-        )
-        if getattr(args, name) is not None
-    }
+    given = {name: getattr(args, name) for name in LIMIT_NAMES if getattr(args, name) is not None}
     return replace(base, **given)
 
 

@@ -16,9 +16,9 @@ gigabytes. ``None`` turns a bound off; :data:`UNLIMITED` turns them all off.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-__all__ = ["DEFAULT_LIMITS", "UNLIMITED", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "LIMIT_NAMES", "UNLIMITED", "Limits"]
 
 MiB = 1 << 20
 
@@ -43,17 +43,14 @@ class Limits:
     max_diagnostics: int | None = 100_000
 
     def __post_init__(self) -> None:
-        for name in (
-            "max_event_bytes",
-            "max_document_bytes",
-            "max_text_chars",
-            "max_events",
-            "max_state_bytes",
-            "max_diagnostics",
-        ):
+        for name in LIMIT_NAMES:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):
                 raise ValueError(f"Limits.{name} must be a positive int or None, not {value!r}")
+
+
+#: Every bound's field name, in declaration order.
+LIMIT_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Limits))
 
 
 def bound(value: int | None) -> int:
@@ -62,11 +59,4 @@ def bound(value: int | None) -> int:
 
 
 DEFAULT_LIMITS = Limits()
-UNLIMITED = Limits(
-    max_event_bytes=None,
-    max_document_bytes=None,
-    max_text_chars=None,
-    max_events=None,
-    max_state_bytes=None,
-    max_diagnostics=None,
-)
+UNLIMITED = Limits(**dict.fromkeys(LIMIT_NAMES))
