@@ -75,23 +75,73 @@ class Outcome:
 # -- sources ------------------------------------------------------------------------------
 
 
-def expand(paths: Sequence[str]) -> list[str]:
-    """Files named, and the log files inside directories named, in a stable order."""
+def expand(paths: Sequence[str], notes: list[str] | None = None) -> list[str]:
+    """Files named, and the logs inside directories named, in a stable order.
+
+    In a directory (files named on the command line are always read):
+
+    - ``NAME.input.json`` and any other ``NAME.WORD.json`` beside a log ``NAME.*`` are
+      that log's sidecars, never logs;
+    - a ``.json`` file is a log only when it holds events (a JSON array, or an object
+      with ``type``, ``stream`` or ``events``); others (a manifest) are skipped;
+    - a run recorded in several formats is read once, in this order of preference:
+      ``.jsonl``, ``.ndjson``, ``.sse``, ``.json``, ``.log``, ``.txt``.
+
+    What is skipped, and why, is appended to ``notes``.
+    """
     found: list[str] = []
     for raw in paths:
-        if raw == "-":
-            found.append(raw)
-            continue
         path = Path(raw)
-        if path.is_dir():
-            found += sorted(
-                str(p)
-                for p in path.rglob("*")
-                if p.is_file() and p.suffix in LOG_SUFFIXES and not p.name.endswith(".input.json")
-            )
+        if raw != "-" and path.is_dir():
+            found += _logs_in(path, notes if notes is not None else [])
         else:
             found.append(raw)
     return found
+
+
+def _logs_in(folder: Path, notes: list[str]) -> list[str]:
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in LOG_SUFFIXES)
+    stems = {(p.parent, p.name[: -len(p.suffix)]) for p in files}
+    chosen: dict[tuple[Path, str], Path] = {}
+    for path in files:
+        stem = path.name[: -len(path.suffix)]
+        owner = stem.rpartition(".")[0]
+        if path.suffix == ".json" and owner and (path.parent, owner) in stems:
+            continue  # NAME.input.json, NAME.meta.json...: a sidecar of NAME's log
+        if path.suffix == ".json" and not _holds_events(path):
+            notes.append(f"{path}: skipped, not a log (no events in it)")
+            continue
+        key = (path.parent, stem)
+        other = chosen.get(key)
+        if other is None or LOG_SUFFIXES.index(path.suffix) < LOG_SUFFIXES.index(other.suffix):
+            if other is not None:
+                notes.append(f"{other}: skipped, the same run as {path}")
+            chosen[key] = path
+        else:
+            notes.append(f"{path}: skipped, the same run as {other}")
+    return [str(p) for p in sorted(chosen.values())]
+
+
+def _holds_events(path: Path) -> bool:
+    """Whether a ``.json`` file reads as events: an array, or an event or event holder."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(1 << 20)
+            whole = not file.read(1)
+    except OSError:
+        return True  # let reading it report the error
+    head = head.lstrip()
+    if head.startswith(b"["):
+        return True
+    if not head.startswith(b"{"):
+        return False
+    if whole:  # small enough to look at its keys
+        try:
+            value = json.loads(head)
+        except ValueError:
+            return True  # a broken log: reading it reports what is wrong
+        return isinstance(value, dict) and bool({"type", "stream", "events"} & set(value))
+    return any(key in head[:4096] for key in (b'"type"', b'"stream"', b'"events"'))
 
 
 def _run_input(source: str) -> Any:
@@ -355,8 +405,16 @@ def _mode_for(target: Path) -> int:
         return 0o666 & ~mask
 
 
+def _expanded(paths: Sequence[str]) -> list[str]:
+    notes: list[str] = []
+    sources = expand(paths, notes)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return sources
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
-    sources = expand(args.paths)
+    sources = _expanded(args.paths)
     if not sources:
         raise CLIError("no log files found in " + ", ".join(args.paths))
     if args.output:
@@ -399,7 +457,7 @@ def _convert(sources: list[str], args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    sources = expand(args.paths)
+    sources = _expanded(args.paths)
     worst = 0
     report: list[dict[str, Any]] = []
     for source in sources:
@@ -524,7 +582,15 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--no-limits", action="store_true", help="lift every bound")
 
     convert = commands.add_parser(
-        "convert", help="logs to transcripts for a framework", parents=[bounds]
+        "convert",
+        help="logs to transcripts for a framework",
+        parents=[bounds],
+        description="Convert logs (files, folders, or - for stdin) to transcripts.",
+        epilog="In a folder, NAME.input.json is the run inputs of the log NAME.*, other "
+        "NAME.WORD.json files are its sidecars, a .json file without events is skipped, and "
+        "a run recorded in several formats is read once (.jsonl, .ndjson, .sse, .json, "
+        ".log, .txt, in that order). Exit status: 0 every file converted, 1 some file "
+        "failed, 2 nothing could be done (bad arguments, no log found).",
     )
     convert.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
     convert.add_argument("--to", choices=TARGETS, default="agui")
@@ -549,7 +615,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.set_defaults(run=cmd_convert)
 
-    check = commands.add_parser("check", help="the diagnostics of each stream", parents=[bounds])
+    check = commands.add_parser(
+        "check",
+        help="the diagnostics of each stream",
+        parents=[bounds],
+        epilog="Folders are read as for convert. Exit status: 0 no error-level diagnostic, 1 "
+        "an error-level diagnostic (or a strict failure) in some file, 2 a file unreadable.",
+    )
     check.add_argument("paths", nargs="+")
     check.add_argument("--strict", action="store_true")
     check.add_argument("--format", choices=("text", "json"), default="text")

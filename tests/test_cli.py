@@ -183,3 +183,50 @@ def test_limits_are_options_of_every_command(tmp_path: Path) -> None:
     refused = cli("show", "--max-events", "0", str(RUN))
     assert refused.returncode == 2
     assert "must be a positive number" in refused.stderr
+
+
+def test_a_recording_folder_converts_each_run_once_and_no_sidecar(tmp_path: Path) -> None:
+    """Logs, their sidecars and a manifest, laid out as recorded runs are (issue 18)."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for path in RUN.parent.glob("*"):
+        shutil.copy(path, folder)  # pydantic-ai-weather.sse + .input.json, booking .jsonl
+    weather = folder / "pydantic-ai-weather"
+    (folder / "pydantic-ai-weather.jsonl").write_text(
+        "".join(
+            line.removeprefix("data: ") + "\n"
+            for line in weather.with_suffix(".sse").read_text().splitlines()
+            if line.startswith("data: ")
+        )
+    )  # the same run recorded twice: read once, from the JSONL
+    (folder / "pydantic-ai-weather.meta.json").write_text('{"model": "test", "type": "meta"}')
+    (folder / "booking-frontend-tool.history.json").write_text('[{"role": "user"}]')
+    (folder / "manifest.json").write_text('{"runs": [{"type": "recorded", "name": "x"}]}')
+    done = subprocess.run(
+        [shutil.which("agui-transcripts") or "agui-transcripts", "convert", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    sources = sorted(Path(json.loads(line)["source"]).name for line in done.stdout.splitlines())
+    assert sources == ["booking-frontend-tool.jsonl", "pydantic-ai-weather.jsonl"]
+    assert "manifest.json: skipped, not a log" in done.stderr
+    assert "pydantic-ai-weather.sse: skipped, the same run as" in done.stderr
+    assert "2 files" in done.stderr
+    assert "0 failed" in done.stderr
+    checked = subprocess.run(
+        [shutil.which("agui-transcripts") or "agui-transcripts", "check", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout
+    verdicts = [line.split()[0] for line in checked.stdout.splitlines() if not line[0].isspace()]
+    assert verdicts == ["ok", "ok"]
+
+
+def test_convert_and_check_document_their_exit_codes() -> None:
+    for command in ("convert", "check"):
+        done = cli(command, "--help")
+        assert "Exit status: 0" in " ".join(done.stdout.split())
