@@ -367,8 +367,10 @@ class EventReader:
             value = loads(data)
         except JSONDecodeError:
             value = None
-        if not isinstance(value, dict) or "type" in value:
-            return self._normalize(data, line)
+        if not isinstance(value, dict):
+            return self._normalize(data, line)  # reading the text again reports why
+        if "type" in value:
+            return self._normalize(value, line)  # parsed once
         if name.lower() == "error":
             said = value.get("message", value.get("error", data))
             self.intake.skip(

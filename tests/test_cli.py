@@ -185,6 +185,12 @@ def test_limits_are_options_of_every_command(tmp_path: Path) -> None:
     assert "must be a positive number" in refused.stderr
 
 
+def _installed_script(*args: str) -> subprocess.CompletedProcess[str]:
+    """The console script a user's install puts on PATH (not ``python -m``)."""
+    script = shutil.which("agui-transcripts") or "agui-transcripts"
+    return subprocess.run([script, *args], capture_output=True, text=True, check=False)
+
+
 def test_a_recording_folder_converts_each_run_once_and_no_sidecar(tmp_path: Path) -> None:
     """Logs, their sidecars and a manifest, laid out as recorded runs are (issue 18)."""
     folder = tmp_path / "runs"
@@ -202,12 +208,7 @@ def test_a_recording_folder_converts_each_run_once_and_no_sidecar(tmp_path: Path
     (folder / "pydantic-ai-weather.meta.json").write_text('{"model": "test", "type": "meta"}')
     (folder / "booking-frontend-tool.history.json").write_text('[{"role": "user"}]')
     (folder / "manifest.json").write_text('{"runs": [{"type": "recorded", "name": "x"}]}')
-    done = subprocess.run(
-        [shutil.which("agui-transcripts") or "agui-transcripts", "convert", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _installed_script("convert", str(folder))
     assert done.returncode == 0, done.stderr
     sources = sorted(Path(json.loads(line)["source"]).name for line in done.stdout.splitlines())
     assert sources == ["booking-frontend-tool.jsonl", "pydantic-ai-weather.jsonl"]
@@ -215,12 +216,7 @@ def test_a_recording_folder_converts_each_run_once_and_no_sidecar(tmp_path: Path
     assert "pydantic-ai-weather.sse: skipped, the same run as" in done.stderr
     assert "2 files" in done.stderr
     assert "0 failed" in done.stderr
-    checked = subprocess.run(
-        [shutil.which("agui-transcripts") or "agui-transcripts", "check", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    checked = _installed_script("check", str(folder))
     assert checked.returncode == 0, checked.stdout
     verdicts = [line.split()[0] for line in checked.stdout.splitlines() if not line[0].isspace()]
     assert verdicts == ["ok", "ok"]
