@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
+from . import __version__
 from ._codec import dumps_checked
 from .collector import fold
 from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
@@ -57,6 +58,10 @@ class Unreadable(CLIError):
     """An input that cannot be read at all (missing, not a log, bad run inputs)."""
 
 
+class Empty(CLIError):
+    """A log without a single event: nothing to convert, and not a finished conversation."""
+
+
 @dataclass
 class Outcome:
     """What converting or checking one source gave."""
@@ -67,6 +72,8 @@ class Outcome:
     messages: int = 0
     codes: Counter[str] = field(default_factory=Counter)
     errors: int = 0
+    #: Runs the stream ended inside (no RUN_FINISHED or RUN_ERROR): not finished.
+    truncated: int = 0
     #: The converted transcript as JSON text (serialised where it was made).
     text: str | None = None
     failure: str | None = None
@@ -182,6 +189,8 @@ def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[T
     except OSError as error:
         raise Unreadable(f"{source}: {error.strerror or error}") from error
     items = stream.reader.intake.count
+    if any(d.code == "empty-stream" for d in transcript.diagnostics):
+        raise Empty(f"{source}: empty log (no events in it), not a conversation")
     undecodable = [d for d in transcript.diagnostics if d.code in DECODE_CODES]
     if items and len(undecodable) == items:
         first = undecodable[0]
@@ -281,6 +290,7 @@ def convert_one(
         messages=len(output["messages"]),
         codes=codes,
         errors=len(transcript.errors),
+        truncated=sum(run.outcome == "truncated" for run in transcript.runs),
         text=text,
     )
 
@@ -320,7 +330,7 @@ class Progress:
 
 
 def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]:
-    pretty = len(sources) == 1  # one JSON document, indented; else one line per log
+    pretty = args.format == "json"
     jobs = (
         args.jobs if args.jobs and args.jobs > 1 and len(sources) > 1 and "-" not in sources else 1
     )
@@ -342,6 +352,29 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
             [pretty] * len(sources),
             chunksize=max(1, len(sources) // (jobs * 4)),
         )
+
+
+#: What each framework target imports, so a missing extra is said once, before any file.
+def _require_extra(target: str) -> None:
+    try:
+        if target == "ragas":
+            from .adapters.ragas import import_ragas_messages
+
+            import_ragas_messages()
+        elif target == "langchain":
+            from .adapters.langchain import _import
+
+            _import()
+        elif target == "inspect":
+            from .adapters.inspect import _inspect
+
+            _inspect()
+        elif target == "deepeval":
+            from .adapters.deepeval import _deepeval
+
+            _deepeval()
+    except ImportError as error:
+        raise CLIError(f"--to {target}: {error}") from None
 
 
 def _inputs_of(sources: Sequence[str]) -> list[Path]:
@@ -414,6 +447,7 @@ def _expanded(paths: Sequence[str]) -> list[str]:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    _require_extra(args.to)
     sources = _expanded(args.paths)
     if not sources:
         raise CLIError("no log files found in " + ", ".join(args.paths))
@@ -425,10 +459,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _convert(sources: list[str], args: argparse.Namespace, out: IO[str]) -> int:
-    single = len(sources) == 1
     progress = Progress(len(sources), sys.stderr)
     totals: Counter[str] = Counter()
-    events = messages = failures = 0
+    events = messages = failures = truncated = written = 0
+    as_array = args.format == "json"
     try:
         for outcome in _outcomes(sources, args):
             progress.step(outcome.source)
@@ -440,14 +474,28 @@ def _convert(sources: list[str], args: argparse.Namespace, out: IO[str]) -> int:
             events += outcome.events
             messages += outcome.messages
             totals.update(outcome.codes)
-            out.write(f"{outcome.text}\n")
+            if outcome.truncated:
+                truncated += 1
+                progress.close()
+                print(
+                    f"warning: {outcome.source}: truncated (the stream ended inside a run, "
+                    "which has no outcome): converted, but not a finished conversation",
+                    file=sys.stderr,
+                )
+            if as_array:
+                out.write(("[\n" if not written else ",\n") + str(outcome.text))
+            else:
+                out.write(f"{outcome.text}\n")
+            written += 1
     finally:
         progress.close()
-    if not single or args.summary:
+    if as_array:
+        out.write("\n]\n" if written else "[]\n")
+    if len(sources) > 1 or args.summary:
         by_code = ", ".join(f"{code} {count}" for code, count in totals.most_common()) or "none"
         print(
             f"{len(sources)} files, {events} events, {messages} messages, "
-            f"{failures} failed; diagnostics: {by_code}",
+            f"{failures} failed, {truncated} truncated; diagnostics: {by_code}",
             file=sys.stderr,
         )
     return 1 if failures else 0
@@ -464,19 +512,31 @@ def cmd_check(args: argparse.Namespace) -> int:
         try:
             transcript, _ = _fold(source, strict=args.strict, limits=args.limits)
         except CLIError as error:
-            strict_failure = not isinstance(error, Unreadable)
-            worst = max(worst, 1 if strict_failure else 2)
-            report.append({"source": source, "failure": str(error)})
+            status = (
+                "UNREADABLE"
+                if isinstance(error, Unreadable)
+                else "EMPTY"
+                if isinstance(error, Empty)
+                else "FAIL"
+            )
+            worst = max(worst, 2 if status == "UNREADABLE" else 1)
+            report.append({"source": source, "status": status.lower(), "failure": str(error)})
             if args.format == "text":
-                print(f"{'FAIL' if strict_failure else 'UNREADABLE'} {error}")
+                print(f"{status} {error}")
             continue
         diagnostics = transcript.diagnostics
-        unreadable = False
         errors = [d for d in diagnostics if d.severity == "error"]
-        worst = max(worst, 2 if unreadable else 1 if errors else 0)
-        report.append({"source": source, "diagnostics": [_diagnostic_dict(d) for d in diagnostics]})
+        truncated = any(run.outcome == "truncated" for run in transcript.runs)
+        status = "FAIL" if errors else "TRUNCATED" if truncated else "ok"
+        worst = max(worst, 0 if status == "ok" else 1)
+        report.append(
+            {
+                "source": source,
+                "status": status.lower(),
+                "diagnostics": [_diagnostic_dict(d) for d in diagnostics],
+            }
+        )
         if args.format == "text":
-            status = "UNREADABLE" if unreadable else "FAIL" if errors else "ok"
             print(
                 f"{status} {source}: {len(errors)} errors, {len(diagnostics) - len(errors)} other"
             )
@@ -571,6 +631,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="agui-transcripts", description="Recorded AG-UI runs as transcripts."
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     bounds = argparse.ArgumentParser(add_help=False)
     group = bounds.add_argument_group("limits (see agui_transcripts.Limits)")
@@ -589,11 +650,27 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="In a folder, NAME.input.json is the run inputs of the log NAME.*, other "
         "NAME.WORD.json files are its sidecars, a .json file without events is skipped, and "
         "a run recorded in several formats is read once (.jsonl, .ndjson, .sse, .json, "
-        ".log, .txt, in that order). Exit status: 0 every file converted, 1 some file "
-        "failed, 2 nothing could be done (bad arguments, no log found).",
+        ".log, .txt, in that order). Output: one JSON object per log, one per line (jsonl, "
+        "the default) or all in one JSON array (--format json). A log without events fails; "
+        "a log that ends inside a run is converted and flagged 'truncated'. Exit status: 0 "
+        "every file converted, 1 some file failed (or was empty), 2 nothing could be done "
+        "(bad arguments, a missing extra, no log found).",
     )
     convert.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
-    convert.add_argument("--to", choices=TARGETS, default="agui")
+    convert.add_argument(
+        "--to",
+        choices=TARGETS,
+        default="agui",
+        metavar="TARGET",
+        help="the framework to write for: %(choices)s (default: %(default)s)",
+    )
+    convert.add_argument(
+        "--format",
+        choices=("jsonl", "json"),
+        default="jsonl",
+        help="jsonl: one object per log per line; json: one indented JSON array "
+        "(default: %(default)s)",
+    )
     convert.add_argument(
         "--ordered", action="store_true", help="agui: every call before its result"
     )
@@ -619,8 +696,10 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="the diagnostics of each stream",
         parents=[bounds],
-        epilog="Folders are read as for convert. Exit status: 0 no error-level diagnostic, 1 "
-        "an error-level diagnostic (or a strict failure) in some file, 2 a file unreadable.",
+        epilog="Folders are read as for convert. Each file gets one verdict: ok, TRUNCATED "
+        "(ended inside a run), EMPTY (no events), FAIL (an error-level diagnostic, or a strict "
+        "failure) or UNREADABLE. Exit status: 0 every file ok, 1 some file truncated, empty "
+        "or failed, 2 some file unreadable.",
     )
     check.add_argument("paths", nargs="+")
     check.add_argument("--strict", action="store_true")
@@ -660,6 +739,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:  # pragma: no cover - interactive
         return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as other Unix tools do; point
+        # stdout at nothing so the interpreter's last flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except Exception as error:  # an unexpected bug: one line unless asked for more
         if args.debug:
             traceback.print_exc()

@@ -142,6 +142,7 @@ RULES: dict[str, Rule] = _table(
     Rule("unknown-role", "warning", "a role value AG-UI 1.0 does not define; stripped", "V19"),
     Rule("unknown-outcome", "warning", "an outcome type AG-UI 1.0 does not define", "T7"),
     Rule("run-truncated", "warning", "the stream ended inside a run", "V20"),
+    Rule("empty-stream", "warning", "the input held no event at all", "V20"),
     Rule("protocol-version", "warning", "a protocolVersion newer or not understood", "W5"),
     # Application (layer 4).
     Rule(

@@ -182,6 +182,7 @@ class Verifier:
     def __init__(self, sink: DiagnosticSink | None = None, *, strict: bool = False) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
         self._state = "new"  # new | running | finished | errored | truncated
+        self._fed = False
         self._index: int | None = None
         self._run_ids: tuple[object, object] | None = None
         self._reset_run()
@@ -237,6 +238,7 @@ class Verifier:
     def feed(self, event: Event, *, index: int | None = None) -> None:
         """Check one explicit event."""
         self._index = index
+        self._fed = True
         kind = event["type"]
         if event.get("subagentRunId", "") is None:
             self._report(
@@ -281,8 +283,17 @@ class Verifier:
         return tag is None or (type(tag) is str and owners.get(item_id, tag) == tag)
 
     def close(self) -> None:
-        """End of input: a run with no terminal event is truncated (V20)."""
+        """End of input: a run with no terminal event is truncated (V20).
+
+        No event at all is an empty stream, which must not read as a finished conversation
+        either (unless what was there could not be read: that is already reported).
+        """
         self._index = None
+        if not self._fed and not self.sink.diagnostics:
+            self._report(
+                "empty-stream",
+                "the input held no AG-UI event: an empty transcript, not a finished conversation",
+            )
         if self._state == "running":
             open_items = self._open_summary()
             detail = f"; still open: {'; '.join(open_items)}" if open_items else ""

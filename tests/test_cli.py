@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import agui_transcripts
+from agui_transcripts.adapters.ragas import RAGAS_HINT
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"
@@ -185,14 +189,17 @@ def test_limits_are_options_of_every_command(tmp_path: Path) -> None:
     assert "must be a positive number" in refused.stderr
 
 
-def _installed_script(*args: str) -> subprocess.CompletedProcess[str]:
+def _installed_script(
+    *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """The console script a user's install puts on PATH (not ``python -m``)."""
     script = shutil.which("agui-transcripts") or "agui-transcripts"
-    return subprocess.run([script, *args], capture_output=True, text=True, check=False)
+    return subprocess.run([script, *args], capture_output=True, text=True, check=False, env=env)
 
 
-def test_a_recording_folder_converts_each_run_once_and_no_sidecar(tmp_path: Path) -> None:
-    """Logs, their sidecars and a manifest, laid out as recorded runs are (issue 18)."""
+@pytest.fixture
+def recording(tmp_path: Path) -> Path:
+    """A folder laid out as recorded runs are: logs, their sidecars, and a manifest."""
     folder = tmp_path / "runs"
     folder.mkdir()
     for path in RUN.parent.glob("*"):
@@ -208,18 +215,124 @@ def test_a_recording_folder_converts_each_run_once_and_no_sidecar(tmp_path: Path
     (folder / "pydantic-ai-weather.meta.json").write_text('{"model": "test", "type": "meta"}')
     (folder / "booking-frontend-tool.history.json").write_text('[{"role": "user"}]')
     (folder / "manifest.json").write_text('{"runs": [{"type": "recorded", "name": "x"}]}')
-    done = _installed_script("convert", str(folder))
+    return folder
+
+
+def test_a_recording_folder_converts_each_run_once_and_no_sidecar(recording: Path) -> None:
+    """Logs, their sidecars and a manifest, laid out as recorded runs are (issue 18)."""
+    done = _installed_script("convert", str(recording))
     assert done.returncode == 0, done.stderr
     sources = sorted(Path(json.loads(line)["source"]).name for line in done.stdout.splitlines())
     assert sources == ["booking-frontend-tool.jsonl", "pydantic-ai-weather.jsonl"]
     assert "manifest.json: skipped, not a log" in done.stderr
     assert "pydantic-ai-weather.sse: skipped, the same run as" in done.stderr
     assert "2 files" in done.stderr
-    assert "0 failed" in done.stderr
-    checked = _installed_script("check", str(folder))
+    assert "0 failed, 0 truncated" in done.stderr
+    checked = _installed_script("check", str(recording))
     assert checked.returncode == 0, checked.stdout
     verdicts = [line.split()[0] for line in checked.stdout.splitlines() if not line[0].isspace()]
     assert verdicts == ["ok", "ok"]
+
+
+def _add_empty_and_truncated(folder: Path) -> None:
+    (folder / "empty.jsonl").write_bytes(b"")
+    (folder / "blank.jsonl").write_bytes(b"\n  \n")
+    lines = (folder / "booking-frontend-tool.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["type"] == "RUN_FINISHED"
+    (folder / "cut.jsonl").write_text("\n".join(lines[:-1]) + "\n")
+
+
+def test_an_empty_log_fails_and_a_truncated_one_is_flagged(recording: Path) -> None:
+    _add_empty_and_truncated(recording)
+    done = _installed_script("convert", str(recording))
+    assert done.returncode == 1, done.stderr
+    converted = {Path(json.loads(line)["source"]).name for line in done.stdout.splitlines()}
+    assert converted == {"booking-frontend-tool.jsonl", "cut.jsonl", "pydantic-ai-weather.jsonl"}
+    assert f"error: {recording / 'empty.jsonl'}: empty log (no events in it)" in done.stderr
+    assert f"error: {recording / 'blank.jsonl'}: empty log" in done.stderr
+    assert f"warning: {recording / 'cut.jsonl'}: truncated" in done.stderr
+    summary = done.stderr.strip().splitlines()[-1]
+    assert summary.startswith("5 files,")
+    assert "2 failed, 1 truncated" in summary
+
+    checked = _installed_script("check", str(recording))
+    assert checked.returncode == 1, checked.stdout
+    verdicts = {
+        Path(line.split()[1].rstrip(":")).name: line.split()[0]
+        for line in checked.stdout.splitlines()
+        if not line[0].isspace()
+    }
+    assert verdicts == {
+        "blank.jsonl": "EMPTY",
+        "booking-frontend-tool.jsonl": "ok",
+        "cut.jsonl": "TRUNCATED",
+        "empty.jsonl": "EMPTY",
+        "pydantic-ai-weather.jsonl": "ok",
+    }
+    as_json = _installed_script("check", "--format", "json", str(recording))
+    statuses = {Path(r["source"]).name: r["status"] for r in json.loads(as_json.stdout)}
+    assert statuses["cut.jsonl"] == "truncated"
+    assert statuses["empty.jsonl"] == "empty"
+
+    one = _installed_script("convert", str(recording / "cut.jsonl"))
+    assert one.returncode == 0
+    assert "truncated" in one.stderr
+    assert json.loads(one.stdout)["runs"][-1]["outcome"] == "truncated"
+
+
+def test_one_output_format_whatever_the_number_of_files(recording: Path, tmp_path: Path) -> None:
+    log = recording / "booking-frontend-tool.jsonl"
+    one = _installed_script("convert", str(log))
+    assert len(one.stdout.splitlines()) == 1  # JSONL by default, even for one file
+    batch = _installed_script("convert", str(recording))
+    assert json.loads(one.stdout) == json.loads(batch.stdout.splitlines()[0])
+
+    array = _installed_script("convert", "--format", "json", str(log))
+    assert json.loads(array.stdout) == [json.loads(one.stdout)]
+    assert array.stdout.count("\n") > 10  # indented for a person
+    out = tmp_path / "all.json"
+    written = _installed_script("convert", "--format", "json", str(recording), "-o", str(out))
+    assert written.returncode == 0, written.stderr
+    assert [json.loads(line) for line in batch.stdout.splitlines()] == json.loads(out.read_text())
+    (recording / "empty.jsonl").write_bytes(b"")
+    nothing = _installed_script("convert", "--format", "json", str(recording / "empty.jsonl"))
+    assert nothing.returncode == 1
+    assert json.loads(nothing.stdout) == []
+
+
+def test_help_lists_the_targets_and_the_version_prints() -> None:
+    text = " ".join(_installed_script("convert", "--help").stdout.split())
+    assert "agui, openai, responses, chat-turns, inspect, deepeval, langchain, ragas" in text
+    assert "(default: agui)" in text
+    assert "(default: jsonl)" in text
+    version = _installed_script("--version")
+    assert version.returncode == 0
+    assert version.stdout.split() == ["agui-transcripts", agui_transcripts.__version__]
+
+
+def test_a_missing_extra_is_reported_once_for_the_batch(recording: Path, tmp_path: Path) -> None:
+    """Whether or not ragas is installed here, a ragas that cannot import is simulated."""
+    broken = tmp_path / "site"
+    (broken / "ragas").mkdir(parents=True)
+    (broken / "ragas" / "__init__.py").write_text("raise ImportError('simulated: no ragas')\n")
+    env = {**os.environ, "PYTHONPATH": str(broken)}
+    done = _installed_script("convert", "--to", "ragas", str(recording), env=env)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert [line for line in lines if not line.startswith("note:")] == [
+        f"error: --to ragas: {RAGAS_HINT}"
+    ]
+    assert done.stdout == ""
+
+
+def test_a_missing_extra_does_not_stop_other_targets(recording: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "site"
+    (broken / "ragas").mkdir(parents=True)
+    (broken / "ragas" / "__init__.py").write_text("raise ImportError('simulated: no ragas')\n")
+    env = {**os.environ, "PYTHONPATH": str(broken)}
+    done = _installed_script("convert", "--to", "openai", str(recording), env=env)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 2
 
 
 def test_convert_and_check_document_their_exit_codes() -> None:

@@ -380,7 +380,14 @@ def test_v20_truncation() -> None:
     assert [(d.code, d.severity) for d in diagnostics] == [("run-truncated", "warning")]
     assert "text messages m" in diagnostics[0].message
     assert check([RS(), TMK("m1", "x")], strict=True)[0].code == "run-truncated"
-    assert check([]) == []
+    empty = check([])
+    assert [(d.code, d.severity) for d in empty] == [("empty-stream", "warning")]
+    assert "not a finished conversation" in empty[0].message
+
+
+def test_an_empty_stream_is_a_warning_even_in_strict_mode() -> None:
+    """The reference client accepts an empty stream, so strict mode must not raise."""
+    assert [d.code for d in check([], strict=True)] == ["empty-stream"]
 
 
 def test_w5_protocol_versions() -> None:
