@@ -50,6 +50,7 @@ from .projection import (
     messages_from_parts,
 )
 from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
+from .recording import RunInputError, read_run_input, run_input_path
 from .sse import SSEDecoder, SSEEvent
 from .verify import Verifier
 from .wire import message_from_dict, messages_from_dicts
@@ -86,6 +87,7 @@ __all__ = [
     "ReasoningMessage",
     "ReasoningPart",
     "Rule",
+    "RunInputError",
     "RunRecord",
     "SSEDecoder",
     "SSEEvent",
@@ -116,5 +118,7 @@ __all__ = [
     "normalize_event",
     "normalize_run_input",
     "read_events",
+    "read_run_input",
     "run_endpoint",
+    "run_input_path",
 ]

@@ -34,6 +34,7 @@ from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
 from .projection import Subagents
 from .readers import read_events
+from .recording import RunInputError, read_run_input, run_input_path
 
 __all__ = ["main"]
 
@@ -154,22 +155,11 @@ def _holds_events(path: Path) -> bool:
 def _run_input(source: str) -> Any:
     if source == "-":
         return None
-    path = Path(source)
-    sidecar = path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")
-    if not sidecar.exists():
-        return None
     # A bad sidecar fails its log (reported, counted), never the whole batch.
     try:
-        value = json.loads(sidecar.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise Unreadable(f"{sidecar}: the run inputs cannot be read: {error}") from None
-    inputs = value if isinstance(value, list) else [value]
-    if not all(isinstance(item, dict) for item in inputs):
-        found = "a list holding other values" if isinstance(value, list) else type(value).__name__
-        raise Unreadable(
-            f"{sidecar}: run inputs must be a RunAgentInput object or a list of them, not {found}"
-        )
-    return value
+        return read_run_input(source)
+    except RunInputError as error:
+        raise Unreadable(str(error)) from None
 
 
 def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[Transcript, int]:
@@ -183,7 +173,7 @@ def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[T
         raise Unreadable(f"{source}: not a regular file (pipe a stream in as '-')")
     stream = read_events(data, strict=strict, limits=limits)
     try:
-        transcript = fold(stream, run_input=_run_input(source), strict=strict)
+        transcript = fold(stream, run_input=_run_input(source), strict=strict)  # as fold(path)
     except ProtocolError as error:
         raise CLIError(f"{source}: {error}") from error
     except OSError as error:
@@ -383,7 +373,7 @@ def _inputs_of(sources: Sequence[str]) -> list[Path]:
     for source in sources:
         if source != "-":
             path = Path(source)
-            files += [path, path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")]
+            files += [path, run_input_path(path)]
     return files
 
 

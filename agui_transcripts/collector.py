@@ -25,7 +25,9 @@ from .readers import (
     Source,
     aread_events,
     read_events,
+    reads_as_path,
 )
+from .recording import read_run_input
 from .reduce import Reducer
 
 __all__ = ["Collector", "afold", "fold"]
@@ -299,21 +301,28 @@ def fold(
     client_tools: Iterable[str] | None = None,
     strict: bool = False,
     limits: Limits | None = None,
+    inputs_beside: bool = True,
 ) -> Transcript:
     """Fold a whole stream into its transcript.
 
     ``events`` is anything :func:`read_events` reads (a path, bytes, text, a file, an
-    iterable of SDK objects or wire dicts) or a stream it returned. ``client_tools`` names
-    the tools the client executes, when no run input says. Lenient by default:
-    every repair is a diagnostic on the transcript. ``strict=True`` raises
-    :class:`~agui_transcripts.ProtocolError` where the reference client would reject
-    the stream. ``limits`` (:class:`~agui_transcripts.Limits`) bounds what a hostile or
-    broken log can make it hold.
+    iterable of SDK objects or wire dicts) or a stream it returned. ``run_input`` is the
+    ``RunAgentInput`` of each run (one, or a list): the user turns and client results the
+    stream itself does not carry. Given a path and no ``run_input``, ``fold`` reads the
+    inputs recorded beside it (``NAME.input.json``, see
+    :mod:`agui_transcripts.recording`), as the command line does; ``inputs_beside=False``
+    folds the log alone. ``client_tools`` names the tools the client executes, when no
+    run input says. Lenient by default: every repair is a diagnostic on the transcript.
+    ``strict=True`` raises :class:`~agui_transcripts.ProtocolError` where the reference
+    client would reject the stream. ``limits`` (:class:`~agui_transcripts.Limits`) bounds
+    what a hostile or broken log can make it hold.
 
     Folding data at hand (a path, bytes, text, a file, a list), ``fold`` holds the
     cyclic garbage collector until it returns: the collections would only walk the
     transcript being built. Live sources (iterators, responses) leave it alone.
     """
+    if run_input is None and inputs_beside and reads_as_path(events):
+        run_input = read_run_input(events)
     stream = (
         events
         if isinstance(events, EventStream)

@@ -22,7 +22,7 @@ import os
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol, Union
+from typing import IO, Any, Literal, Protocol, TypeGuard, Union
 
 from ._codec import JSONDecodeError, loads
 from .diagnostics import Diagnostic, DiagnosticSink
@@ -496,6 +496,13 @@ def _bounded_blocks(log: IO[Any], limit: int, array_limit: int) -> Iterator[list
         yield [carry]
 
 
+def reads_as_path(source: object) -> TypeGuard[str | os.PathLike[str]]:
+    """Whether :func:`read_events` reads ``source`` as a path (not as a log's text)."""
+    if isinstance(source, str):
+        return not _looks_like_content(source)
+    return isinstance(source, os.PathLike)
+
+
 def _looks_like_content(text: str) -> bool:
     if "\n" in text or "\r" in text:
         return True
@@ -554,7 +561,7 @@ class EventStream:
     def _events(self) -> Iterator[Indexed]:
         source: Any = self._source
         reader = self.reader
-        if isinstance(source, str) and not _looks_like_content(source):
+        if isinstance(source, str) and reads_as_path(source):
             source = Path(source)
         limit = reader.limits.max_event_bytes
         document = reader.limits.max_document_bytes

@@ -3,8 +3,8 @@
 Usage: python examples/fold_recorded_run.py [LOG [RUN_INPUT.json]]
 
 Without arguments it folds the shipped pydantic-ai recording (two runs: a server tool,
-a client tool answered in the second run's input). A ``LOG.input.json`` next to the log
-is used as the run inputs when no second argument is given.
+a client tool answered in the second run's input). ``fold`` reads the run inputs
+recorded next to the log (``LOG.input.json``) unless a second argument names others.
 """
 
 from __future__ import annotations
@@ -20,12 +20,9 @@ DEFAULT = Path(__file__).parent / "runs" / "pydantic-ai-weather.sse"
 
 def main(argv: list[str]) -> int:
     log = Path(argv[1]) if len(argv) > 1 else DEFAULT
-    inputs_path = Path(argv[2]) if len(argv) > 2 else log.with_suffix(".input.json")
-    run_input = (
-        json.loads(inputs_path.read_text(encoding="utf-8")) if inputs_path.exists() else None
-    )
+    run_input = json.loads(Path(argv[2]).read_text(encoding="utf-8")) if len(argv) > 2 else None
 
-    transcript = fold(log, run_input=run_input)
+    transcript = fold(log, run_input=run_input)  # None: the LOG.input.json beside it, if any
 
     print(f"{log.name}: {len(transcript.messages)} messages, {len(transcript.runs)} runs")
     for message in transcript.messages:

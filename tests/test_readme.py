@@ -45,7 +45,33 @@ def test_python_blocks_run_and_their_stated_values_hold(capsys: pytest.CaptureFi
     finally:
         os.chdir(cwd)
     assert checked >= 7
-    assert "assistant Let me look that up for you." in capsys.readouterr().out
+    printed = capsys.readouterr().out.splitlines()
+    assert "assistant Let me look that up for you." in printed
+    # An indented `print(...)  # SAMPLE` says what a line of output starts with.
+    samples = re.findall(r"^\s+print\(.*\)\s+#\s+(.+)$", "".join(blocks), re.M)
+    assert len(samples) >= 2
+    for sample in samples:
+        start = sample.removesuffix("...").rstrip()
+        assert any(line.startswith(start) for line in printed), sample
+
+
+def test_fold_of_a_path_reads_what_the_command_line_reads() -> None:
+    """The tour's transcript is the one `convert` prints for the same log."""
+    import json
+    import subprocess
+    import sys
+
+    from agui_transcripts import fold
+
+    log = ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"
+    done = subprocess.run(
+        [sys.executable, "-m", "agui_transcripts", "convert", str(log)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(done.stdout)["messages"] == fold(log).to_dicts()
+    assert fold(log).messages[0].role == "user"
 
 
 def test_quick_start_commands() -> None:

@@ -44,7 +44,12 @@ CONVERSATION = [
 
 def _fold(name: str, *, with_input: bool) -> Transcript:
     inputs = json.loads((RECORDINGS / f"{name}.input.json").read_text(encoding="utf-8"))
-    return fold(RECORDINGS / f"{name}.jsonl", run_input=inputs if with_input else None, strict=True)
+    return fold(
+        RECORDINGS / f"{name}.jsonl",
+        run_input=inputs if with_input else None,
+        inputs_beside=False,
+        strict=True,
+    )
 
 
 def _reference(name: str, *, with_input: bool) -> list[dict[str, Any]]:
@@ -111,7 +116,12 @@ LLAMA = "llama-index-weather-map"
 
 def _fold_sse(name: str, *, with_input: bool) -> Transcript:
     inputs = json.loads((RECORDINGS / f"{name}.input.json").read_text(encoding="utf-8"))
-    return fold(RECORDINGS / f"{name}.sse", run_input=inputs if with_input else None, strict=True)
+    return fold(
+        RECORDINGS / f"{name}.sse",
+        run_input=inputs if with_input else None,
+        inputs_beside=False,
+        strict=True,
+    )
 
 
 @pytest.mark.parametrize("with_input", [True, False], ids=["input", "no-input"])
