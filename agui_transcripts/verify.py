@@ -15,6 +15,7 @@ wording; in strict mode the first error-level one raises
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any, Final
@@ -35,6 +36,7 @@ _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
 # Field checks per event type (V19): (field, expected JSON kind, required).
 _STR, _OBJ, _ARR, _BOOL, _NUM, _STR_OR_ARR = "string", "object", "array", "boolean", "number", "s|a"
+_ANY = "any"
 _Spec = tuple[tuple[str, str, bool], ...]
 _COMMON: _Spec = (("timestamp", _NUM, False), ("metadata", _OBJ, False))
 _TEXT_ID: _Spec = (("messageId", _STR, True),)
@@ -44,11 +46,21 @@ _FIELDS: dict[str, _Spec] = {
     "TEXT_MESSAGE_START": (*_TEXT_ID, ("role", _STR, False), ("name", _STR, False)),
     "TEXT_MESSAGE_CONTENT": (*_TEXT_ID, *_DELTA),
     "TEXT_MESSAGE_END": _TEXT_ID,
-    "TEXT_MESSAGE_CHUNK": (("messageId", _STR, False), ("delta", _STR, False)),
+    "TEXT_MESSAGE_CHUNK": (
+        ("messageId", _STR, False),
+        ("role", _STR, False),
+        ("delta", _STR, False),
+        ("name", _STR, False),
+    ),
     "TOOL_CALL_START": (*_TOOL_ID, ("toolCallName", _STR, True), ("parentMessageId", _STR, False)),
     "TOOL_CALL_ARGS": (*_TOOL_ID, *_DELTA),
     "TOOL_CALL_END": _TOOL_ID,
-    "TOOL_CALL_CHUNK": (("toolCallId", _STR, False), ("delta", _STR, False)),
+    "TOOL_CALL_CHUNK": (
+        ("toolCallId", _STR, False),
+        ("toolCallName", _STR, False),
+        ("parentMessageId", _STR, False),
+        ("delta", _STR, False),
+    ),
     "TOOL_CALL_RESULT": (
         *_TEXT_ID,
         *_TOOL_ID,
@@ -78,9 +90,9 @@ _FIELDS: dict[str, _Spec] = {
         ("threadId", _STR, True),
         ("runId", _STR, True),
         ("outcome", _OBJ, False),
-        ("usage", _OBJ, False),
+        ("usage", _ARR, False),  # TokenUsage objects, one per model (AG-UI 1.0)
     ),
-    "RUN_ERROR": (("message", _STR, True), ("code", _STR, False), ("usage", _OBJ, False)),
+    "RUN_ERROR": (("message", _STR, True), ("code", _STR, False), ("usage", _ARR, False)),
     "STEP_STARTED": (("stepName", _STR, True),),
     "STEP_FINISHED": (("stepName", _STR, True),),
     "REASONING_START": _TEXT_ID,
@@ -121,23 +133,51 @@ _EXACT_TYPES: dict[str, frozenset[type]] = {
     _BOOL: frozenset({bool}),
     _NUM: frozenset({int, float}),
     _STR_OR_ARR: frozenset({str, list}),
+    _ANY: frozenset({str, dict, list, bool, int, float}),
 }
-_CHECKS: dict[str, tuple[tuple[str, str, bool, frozenset[type]], ...]] = {
-    kind: tuple((field, kind_, required, _EXACT_TYPES[kind_]) for field, kind_, required in spec)
-    for kind, spec in _FIELDS.items()
-}
+_Checks = dict[str, tuple[tuple[str, str, bool, frozenset[type]], ...]]
 _ABSENT: Final = object()
-# The same checks split for a quick first pass: the required fields with their exact
-# types, and the optional ones by name (looked up only when the event has more keys than
-# its type and required fields). Anything unusual is judged by the ordered loop.
-_REQUIRED: dict[str, tuple[tuple[str, frozenset[type]], ...]] = {
-    kind: tuple((field, exact) for field, _, required, exact in checks if required)
-    for kind, checks in _CHECKS.items()
-}
-_OPTIONAL: dict[str, dict[str, frozenset[type]]] = {
-    kind: {field: exact for field, _, required, exact in checks if not required}
-    for kind, checks in _CHECKS.items()
-}
+
+#: Fields an installed ag-ui-protocol 0.1.x types more loosely than AG-UI 1.0: events its
+#: models accept must not be reported as malformed where that release is installed.
+_LOOSER_BEFORE_1_0: Final = {("ACTIVITY_SNAPSHOT", "content"): _ANY}
+
+
+class _Tables:
+    """The field checks, built once, in full and split for a quick first pass.
+
+    In full: the ordered loop that reports. Split: the required fields with their exact
+    types, and the optional ones by name, looked up only when the event has more keys
+    than its type and required fields. Anything unusual is judged by the ordered loop.
+    """
+
+    def __init__(self, looser: dict[tuple[str, str], str]) -> None:
+        self.checks: _Checks = {}
+        for kind, spec in _FIELDS.items():
+            loosened = [(f, looser.get((kind, f), expected), req) for f, expected, req in spec]
+            self.checks[kind] = tuple((f, e, req, _EXACT_TYPES[e]) for f, e, req in loosened)
+        self.required: dict[str, tuple[tuple[str, frozenset[type]], ...]] = {
+            kind: tuple((field, exact) for field, _, required, exact in checks if required)
+            for kind, checks in self.checks.items()
+        }
+        self.optional: dict[str, dict[str, frozenset[type]]] = {
+            kind: {field: exact for field, _, required, exact in checks if not required}
+            for kind, checks in self.checks.items()
+        }
+
+
+@functools.cache
+def _tables() -> _Tables:
+    """The checks for the installed ag-ui-protocol (read once, on the first Verifier)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        major = version("ag-ui-protocol").split(".", 1)[0]
+    except PackageNotFoundError:  # pragma: no cover - a core dependency
+        major = "1"
+    return _Tables(_LOOSER_BEFORE_1_0 if major == "0" else {})
+
+
 _ROLE_KINDS = frozenset(
     {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_START", "TOOL_CALL_RESULT"}
 )
@@ -155,6 +195,8 @@ def _kind_matches(value: object, expected: str) -> bool:
         return isinstance(value, bool)
     if expected == _NUM:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if expected == _ANY:
+        return True
     return isinstance(value, (str, list))  # _STR_OR_ARR
 
 
@@ -183,6 +225,12 @@ class Verifier:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
         self._state = "new"  # new | running | finished | errored | truncated
         self._fed = False
+        tables = _tables()
+        self._checks, self._required, self._optional = (
+            tables.checks,
+            tables.required,
+            tables.optional,
+        )
         self._index: int | None = None
         self._run_ids: tuple[object, object] | None = None
         self._reset_run()
@@ -246,7 +294,7 @@ class Verifier:
                 f"Cannot send '{kind}' with 'subagentRunId: null'. The field is optional — "
                 "omit it entirely.",
             )
-        checks = _CHECKS.get(kind)
+        checks = self._checks.get(kind)
         if checks is not None:
             self._check_fields(kind, event, checks)
         if kind == "RUN_STARTED":
@@ -320,15 +368,14 @@ class Verifier:
             if isinstance(outcome, dict):
                 self._check_outcome(kind, outcome)
 
-    @staticmethod
-    def _fields_plainly_valid(kind: str, event: Event) -> bool:
+    def _fields_plainly_valid(self, kind: str, event: Event) -> bool:
         """The quick pass: every required field present and every known one exactly typed."""
-        required = _REQUIRED[kind]
+        required = self._required[kind]
         for field, exact in required:
             if type(event.get(field)) not in exact:
                 return False
         if len(event) > len(required) + 1:  # optional fields (or unknown keys) present
-            optional = _OPTIONAL[kind]
+            optional = self._optional[kind]
             for key, value in event.items():
                 allowed = optional.get(key)
                 if allowed is not None and type(value) not in allowed:

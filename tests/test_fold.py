@@ -94,7 +94,7 @@ def test_transcript_fields() -> None:
             TME("m2"),
             SS({"n": 1}),
             SD({"op": "replace", "path": "/n", "value": 2}),
-            RF(usage={"inputTokens": 5}),
+            RF(usage=[{"provider": "openai", "model": "gpt-x", "inputTokens": 5}]),
         ]
     )
     assert [type(m) for m in transcript.messages] == [
@@ -128,7 +128,7 @@ def test_transcript_fields() -> None:
         "t",
         "r1",
         "success",
-        {"inputTokens": 5},
+        [{"provider": "openai", "model": "gpt-x", "inputTokens": 5}],
     )
     assert transcript.state == {"n": 2}
     assert transcript.response == "It rains."
@@ -658,14 +658,23 @@ def test_q20_q25_parents_that_never_started() -> None:
 
 def test_q22_q28_error_code_and_usage() -> None:
     transcript = fold(
-        [RS(), RE("An error occurred", code="AGENT_ERROR", usage={"outputTokens": 3})]
+        [RS(), RE("An error occurred", code="AGENT_ERROR", usage=[{"outputTokens": 3}])]
     )
     run = transcript.runs[0]
     assert (run.error_message, run.error_code, run.usage) == (
         "An error occurred",
         "AGENT_ERROR",
-        {"outputTokens": 3},
+        [{"outputTokens": 3}],
     )
+    assert transcript.diagnostics == []
+
+
+def test_usage_as_one_object_is_malformed_but_kept() -> None:
+    """AG-UI defines usage as a list of TokenUsage (one per model); an object is not one."""
+    transcript = fold([RS(), RF(usage={"inputTokens": 5})])
+    assert [d.code for d in transcript.diagnostics] == ["malformed-event"]
+    assert "usage" in transcript.diagnostics[0].message
+    assert transcript.runs[0].usage == {"inputTokens": 5}
 
 
 def test_q27_json_encoded_string_result_is_kept_verbatim() -> None:
