@@ -32,10 +32,11 @@ def test_every_emitted_transcript_validates(stream: Path) -> None:
 def test_ids_travel_in_metadata_and_samples_build() -> None:
     transcript = fold(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse")
     messages = to_ragas(transcript, metadata=True)
-    ai = messages[0]
+    human, ai, tool = messages[:3]  # the user turn comes from the run inputs beside the log
+    assert human.content.startswith("What's the weather in Paris?")
     assert ai.metadata["tool_call_ids"] == ["call_weather_1", "call_map_1"]
-    assert messages[1].metadata["tool_call_id"] == "call_weather_1"
-    assert messages[1].metadata["run_id"] == "run-1"
+    assert tool.metadata["tool_call_id"] == "call_weather_1"
+    assert tool.metadata["run_id"] == "run-1"
     sample = build_sample(
         transcript, reference_tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}}]
     )

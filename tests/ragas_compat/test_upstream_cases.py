@@ -537,14 +537,14 @@ def test_38_extracts_tool_results() -> None:
 def test_39_empty_user_input_still_calls() -> None:
     result, calls = run_row({"user_input": ""}, [])
     assert len(calls) == 1
-    assert result["response"] == ag_ui.NO_RESPONSE
+    assert result["response"] == ag_ui.MISSING_RESPONSE_PLACEHOLDER
     assert result["user_input"] == ""
 
 
 def test_40_none_user_input_never_calls() -> None:
     result, calls = run_row({"reference": "x"})
     assert calls == []
-    assert result["response"] == ag_ui.NO_RESPONSE
+    assert result["response"] == ag_ui.MISSING_RESPONSE_PLACEHOLDER
     assert result.get("user_input") is None
 
 
@@ -566,8 +566,8 @@ def test_42_extra_headers() -> None:
 
 def test_43_endpoint_failure() -> None:
     result, _ = run_row({"user_input": "Hi", "reference": "r"}, error=ConnectionError("down"))
-    assert result["response"] == ag_ui.NO_RESPONSE
-    assert result["contexts"] == [ag_ui.NO_CONTEXTS]
+    assert result["response"] == ag_ui.MISSING_RESPONSE_PLACEHOLDER
+    assert result["contexts"] == [ag_ui.MISSING_CONTEXT_PLACEHOLDER]
     assert (result["messages"], result["tool_calls"]) == ([], [])
     assert (result["user_input"], result["reference"]) == ("Hi", "r")
     assert result["error"] == "ConnectionError: down"
@@ -658,7 +658,7 @@ def test_run_error_is_reported_not_hidden() -> None:
         [RunStartedEvent(run_id="r", thread_id="t"), RunErrorEvent(message="model down")],
     )
     assert result["error"] == "model down"
-    assert result["response"] == ag_ui.NO_RESPONSE
+    assert result["response"] == ag_ui.MISSING_RESPONSE_PLACEHOLDER
 
 
 def test_emitted_conversations_validate(monkeypatch: pytest.MonkeyPatch) -> None:
