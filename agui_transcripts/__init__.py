@@ -20,6 +20,7 @@ from .diagnostics import (
 )
 from .endpoint import EndpointError, arun_endpoint, run_endpoint
 from .events import EVENT_TYPES, Event, EventIntake, normalize_event, normalize_run_input
+from .html import render_html
 from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
 from .model import (
     ActivityMessage,
@@ -119,6 +120,7 @@ __all__ = [
     "normalize_run_input",
     "read_events",
     "read_run_input",
+    "render_html",
     "run_endpoint",
     "run_input_path",
 ]

@@ -13,19 +13,32 @@ from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMess
 
 __all__ = ["render_fragment", "render_html"]
 
+# The card paints its own background and text in both schemes, so it stays readable
+# wherever it lands: a dark notebook theme (light text inherited from the page) whether
+# or not the browser reports ``prefers-color-scheme: dark``. Every pair clears WCAG AA
+# (4.5:1), which tests/test_html_browser.py measures in Chromium.
 STYLE = """
-.agui-t{font-family:system-ui,sans-serif;max-width:52rem;line-height:1.4}
-.agui-t .msg{margin:.4rem 0;padding:.5rem .75rem;border-radius:.6rem;white-space:pre-wrap}
-.agui-t .user{background:#e8f0fe;margin-left:4rem}
-.agui-t .assistant{background:#eef7ee;margin-right:4rem}
-.agui-t .system,.agui-t .developer{background:#f3eefa;font-size:.9em}
-.agui-t .role{font-weight:600;font-size:.75em;text-transform:uppercase;color:#555}
-.agui-t .call{margin:.3rem 0 .3rem 1rem;padding:.3rem .6rem;border-left:3px solid #c9a227}
-.agui-t .result{margin-left:1rem;color:#333}
-.agui-t .error{color:#b00020;font-weight:600}
-.agui-t details.reasoning{color:#777;margin:.3rem 0}
-.agui-t .diag-error{color:#b00020}.agui-t .diag-warning{color:#9a6700}.agui-t .diag-info{color:#777}
-.agui-t .runs{font-size:.9em;color:#333;margin-top:.8rem}
+.agui-t{--fg:#1f2328;--muted:#59636e;--bg:#ffffff;--user:#e8f0fe;--assistant:#eaf5ea;
+--system:#f3eefa;--call:#9a6700;--error:#b00020;--warning:#7d4e00;
+color-scheme:light;color:var(--fg);background:var(--bg);
+font-family:system-ui,sans-serif;max-width:52rem;line-height:1.4;padding:.5rem .75rem;
+border-radius:.6rem}
+@media (prefers-color-scheme:dark){.agui-t{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;
+--user:#172a45;--assistant:#13301c;--system:#2a2140;--call:#d29922;--error:#ff7b72;
+--warning:#e3b341;color-scheme:dark}}
+.agui-t .msg{margin:.4rem 0;padding:.5rem .75rem;border-radius:.6rem;white-space:pre-wrap;
+color:var(--fg)}
+.agui-t .user{background:var(--user);margin-left:4rem}
+.agui-t .assistant{background:var(--assistant);margin-right:4rem}
+.agui-t .system,.agui-t .developer{background:var(--system);font-size:.9em}
+.agui-t .role{font-weight:600;font-size:.75em;text-transform:uppercase;color:var(--muted)}
+.agui-t .call{margin:.3rem 0 .3rem 1rem;padding:.3rem .6rem;border-left:3px solid var(--call)}
+.agui-t .result{margin-left:1rem}
+.agui-t .error{color:var(--error);font-weight:600}
+.agui-t details.reasoning,.agui-t details.activity{color:var(--muted);margin:.3rem 0}
+.agui-t .diag-error{color:var(--error)}.agui-t .diag-warning{color:var(--warning)}
+.agui-t .diag-info{color:var(--muted)}
+.agui-t .runs{font-size:.9em;margin-top:.8rem}
 """
 
 
@@ -106,6 +119,7 @@ def render_fragment(transcript: Transcript) -> str:
 def render_html(transcript: Transcript, *, title: str = "AG-UI transcript") -> str:
     """A complete, self-contained page."""
     return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{_e(title)}</title>'
+        '<!doctype html><html><head><meta charset="utf-8">'
+        f'<meta name="color-scheme" content="light dark"><title>{_e(title)}</title>'
         f"<style>{STYLE}</style></head><body>{render_fragment(transcript)}</body></html>"
     )
