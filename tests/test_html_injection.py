@@ -39,7 +39,13 @@ ALLOWED_TAGS = {
     "html", "head", "meta", "title", "style", "body", "div", "b", "small", "i", "span",
     "details", "summary", "pre", "ul", "li",
 }  # fmt: skip
-ALLOWED_ATTRIBUTES = {"class", "charset"}
+# Attributes by tag: the page's own ``<meta charset>`` and ``<meta name="color-scheme">``,
+# and ``class`` on the elements it styles. A payload's attribute shows up as a new pair.
+ALLOWED_ATTRIBUTES = {("meta", "charset"), ("meta", "name"), ("meta", "content")} | {
+    (tag, "class") for tag in ALLOWED_TAGS - {"html", "head", "meta", "title", "style"}
+}
+# The page's own meta elements, exactly: a payload cannot add or change one.
+PAGE_META = [[("charset", "utf-8")], [("name", "color-scheme"), ("content", "light dark")]]
 
 
 def hostile_stream(payload: str) -> list[dict[str, Any]]:
@@ -103,12 +109,15 @@ class _Structure(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.tags: set[str] = set()
-        self.attributes: set[str] = set()
+        self.attributes: set[tuple[str, str]] = set()
+        self.metas: list[list[tuple[str, str | None]]] = []
         self.text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.add(tag)
-        self.attributes.update(name for name, _ in attrs)
+        self.attributes.update((tag, name) for name, _ in attrs)
+        if tag == "meta":
+            self.metas.append(attrs)
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
@@ -126,6 +135,7 @@ def test_every_field_is_text_on_the_page(payload: str) -> None:
     parsed.feed(page)
     assert parsed.tags <= ALLOWED_TAGS
     assert parsed.attributes <= ALLOWED_ATTRIBUTES
+    assert parsed.metas == PAGE_META
     text = "".join(parsed.text)
     # The payload is shown as written wherever a field is shown (content, names, ids...).
     assert text.count(payload) >= 10
