@@ -86,3 +86,68 @@ def test_local_links_and_images_exist() -> None:
     assert "docs/transcript.png" in targets
     missing = [target for target in targets if not (ROOT / target.split("#")[0]).exists()]
     assert missing == []
+
+
+def _headings() -> list[str]:
+    """The README's ``##`` headings, outside code blocks."""
+    prose = re.sub(r"^```.*?^```", "", README, flags=re.S | re.M)
+    return re.findall(r"^## (.+)$", prose, re.M)
+
+
+def test_sections_come_in_the_order_a_new_user_needs_them() -> None:
+    """Quick start, the ragas swap, the CLI, then the API; the deeper sections after."""
+    headings = _headings()
+    assert headings[:4] == ["Quick start", "Coming from ragas", "Command line", "API tour"]
+    assert headings.index("Going deeper") > headings.index("API tour")
+
+
+def test_the_command_line_examples_run_through_the_installed_script(tmp_path: Path) -> None:
+    """The first block of the CLI section runs as written from a copy of the clone."""
+    import shlex
+    import shutil
+    import subprocess
+
+    section = README.split("\n## Command line\n", 1)[1]
+    block = re.search(r"```text\n(.*?)```", section, re.S)
+    assert block is not None
+    commands = [shlex.split(line) for line in block[1].splitlines()]
+    assert [command[:2] for command in commands] == [
+        ["agui-transcripts", "convert"],
+        ["agui-transcripts", "check"],
+    ]
+    shutil.copytree(ROOT / "examples" / "runs", tmp_path / "examples" / "runs")
+    script = shutil.which("agui-transcripts") or "agui-transcripts"
+    for command in commands:
+        done = subprocess.run(
+            [script, *command[1:]], cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+    import json
+
+    written = (tmp_path / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(written) == 2  # one transcript per recorded run
+    by_source = {Path(t["source"]).stem: t for t in map(json.loads, written)}
+    weather = by_source["pydantic-ai-weather"]
+    assert weather["target"] == "openai"
+    # The user turn comes from the run input beside the log; each result follows its call.
+    assert [m["role"] for m in weather["messages"]] == [
+        "user", "assistant", "tool", "tool", "assistant"
+    ]  # fmt: skip
+    calls = [c["id"] for c in weather["messages"][1]["tool_calls"]]
+    assert [m["tool_call_id"] for m in weather["messages"][2:4]] == calls
+    assert weather["continuation"] == by_source["booking-frontend-tool"]["continuation"] == "done"
+
+
+def test_the_extras_table_and_install_lines_name_the_packages_extras() -> None:
+    """Every extra is documented, and the recommended install lines use only real ones."""
+    from importlib.metadata import metadata
+
+    extras = set(metadata("agui-transcripts").get_all("Provides-Extra") or [])
+    assert "all" not in extras  # it could not be resolved: see the README
+    section = README.split("\n## Installation extras\n", 1)[1].split("\n## ", 1)[0]
+    table = set(re.findall(r"^\| `([a-z]+)`(?: / `([a-z]+)`)? \|", section, re.M))
+    documented = {name for row in table for name in row if name}
+    assert documented == extras
+    lines = re.findall(r'^pip install "agui-transcripts\[([a-z,]+)\]"$', section, re.M)
+    assert len(lines) >= 4
+    assert {name for line in lines for name in line.split(",")} <= extras
