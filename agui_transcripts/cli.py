@@ -16,10 +16,10 @@ import json
 import os
 import sys
 import tempfile
+import time
 import traceback
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,40 +27,20 @@ from typing import IO, Any
 
 from . import __version__
 from ._codec import dumps_checked
-from .collector import fold
-from .diagnostics import DECODE_CODES, Diagnostic, ProtocolError
+from .diagnostics import Diagnostic
 from .html import content_text
 from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
+from .logs import EmptyLog, LogError, UnreadableLog, available_cores, find_logs, fold_log, map_logs
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
 from .projection import Subagents
-from .readers import read_events
-from .recording import RunInputError, read_run_input, run_input_path
+from .recording import run_input_path
+from .targets import TARGETS, render
 
 __all__ = ["main"]
-
-LOG_SUFFIXES = (".jsonl", ".ndjson", ".sse", ".json", ".log", ".txt")
-TARGETS = (
-    "agui",
-    "openai",
-    "responses",
-    "chat-turns",
-    "inspect",
-    "deepeval",
-    "langchain",
-    "ragas",
-)
 
 
 class CLIError(Exception):
     """A user-facing failure: printed as one line."""
-
-
-class Unreadable(CLIError):
-    """An input that cannot be read at all (missing, not a log, bad run inputs)."""
-
-
-class Empty(CLIError):
-    """A log without a single event: nothing to convert, and not a finished conversation."""
 
 
 @dataclass
@@ -80,164 +60,7 @@ class Outcome:
     failure: str | None = None
 
 
-# -- sources ------------------------------------------------------------------------------
-
-
-def expand(paths: Sequence[str], notes: list[str] | None = None) -> list[str]:
-    """Files named, and the logs inside directories named, in a stable order.
-
-    In a directory (files named on the command line are always read):
-
-    - ``NAME.input.json`` and any other ``NAME.WORD.json`` beside a log ``NAME.*`` are
-      that log's sidecars, never logs;
-    - a ``.json`` file is a log only when it holds events (a JSON array, or an object
-      with ``type``, ``stream`` or ``events``); others (a manifest) are skipped;
-    - a run recorded in several formats is read once, in this order of preference:
-      ``.jsonl``, ``.ndjson``, ``.sse``, ``.json``, ``.log``, ``.txt``.
-
-    What is skipped, and why, is appended to ``notes``.
-    """
-    found: list[str] = []
-    for raw in paths:
-        path = Path(raw)
-        if raw != "-" and path.is_dir():
-            found += _logs_in(path, notes if notes is not None else [])
-        else:
-            found.append(raw)
-    return found
-
-
-def _logs_in(folder: Path, notes: list[str]) -> list[str]:
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in LOG_SUFFIXES)
-    stems = {(p.parent, p.name[: -len(p.suffix)]) for p in files}
-    chosen: dict[tuple[Path, str], Path] = {}
-    for path in files:
-        stem = path.name[: -len(path.suffix)]
-        owner = stem.rpartition(".")[0]
-        if path.suffix == ".json" and owner and (path.parent, owner) in stems:
-            continue  # NAME.input.json, NAME.meta.json...: a sidecar of NAME's log
-        if path.suffix == ".json" and not _holds_events(path):
-            notes.append(f"{path}: skipped, not a log (no events in it)")
-            continue
-        key = (path.parent, stem)
-        other = chosen.get(key)
-        if other is None or LOG_SUFFIXES.index(path.suffix) < LOG_SUFFIXES.index(other.suffix):
-            if other is not None:
-                notes.append(f"{other}: skipped, the same run as {path}")
-            chosen[key] = path
-        else:
-            notes.append(f"{path}: skipped, the same run as {other}")
-    return [str(p) for p in sorted(chosen.values())]
-
-
-def _holds_events(path: Path) -> bool:
-    """Whether a ``.json`` file reads as events: an array, or an event or event holder."""
-    try:
-        with path.open("rb") as file:
-            head = file.read(1 << 20)
-            whole = not file.read(1)
-    except OSError:
-        return True  # let reading it report the error
-    head = head.lstrip()
-    if head.startswith(b"["):
-        return True
-    if not head.startswith(b"{"):
-        return False
-    if whole:  # small enough to look at its keys
-        try:
-            value = json.loads(head)
-        except ValueError:
-            return True  # a broken log: reading it reports what is wrong
-        return isinstance(value, dict) and bool({"type", "stream", "events"} & set(value))
-    return any(key in head[:4096] for key in (b'"type"', b'"stream"', b'"events"'))
-
-
-def _run_input(source: str) -> Any:
-    if source == "-":
-        return None
-    # A bad sidecar fails its log (reported, counted), never the whole batch.
-    try:
-        return read_run_input(source)
-    except RunInputError as error:
-        raise Unreadable(str(error)) from None
-
-
-def _fold(source: str, *, strict: bool, limits: Limits | None = None) -> tuple[Transcript, int]:
-    # stdin is read as it streams, in bounded blocks, like a file (never whole).
-    data: Any = sys.stdin.buffer if source == "-" else Path(source)
-    if source != "-" and not data.exists():
-        raise Unreadable(f"{source}: no such file")
-    if source != "-" and not data.is_file():
-        # A device or a pipe named on the command line can stream forever (/dev/zero);
-        # a log is a file (stdin, "-", is the way to pipe one in).
-        raise Unreadable(f"{source}: not a regular file (pipe a stream in as '-')")
-    stream = read_events(data, strict=strict, limits=limits)
-    try:
-        transcript = fold(stream, run_input=_run_input(source), strict=strict)  # as fold(path)
-    except ProtocolError as error:
-        raise CLIError(f"{source}: {error}") from error
-    except OSError as error:
-        raise Unreadable(f"{source}: {error.strerror or error}") from error
-    items = stream.reader.intake.count
-    if any(d.code == "empty-stream" for d in transcript.diagnostics):
-        raise Empty(f"{source}: empty log (no events in it), not a conversation")
-    undecodable = [d for d in transcript.diagnostics if d.code in DECODE_CODES]
-    if items and len(undecodable) == items:
-        first = undecodable[0]
-        where = f" (line {first.line})" if first.line is not None else ""
-        raise Unreadable(f"{source}: no AG-UI event could be read{where}: {first.message}")
-    return transcript, items
-
-
 # -- convert ------------------------------------------------------------------------------
-
-
-def render(
-    transcript: Transcript, target: str, *, ordered: bool, subagents: Subagents = "inline"
-) -> list[Any]:
-    """The transcript's messages as plain JSON values for ``target``.
-
-    ``subagents`` other than ``inline`` orders an ``agui`` rendering too (it is a choice
-    the projection makes).
-    """
-    if target == "agui":
-        from .adapters.agui import to_dicts
-
-        return to_dicts(transcript, ordered=ordered or subagents != "inline", subagents=subagents)
-    if target == "openai":
-        from .adapters.openai import to_openai
-
-        return list(to_openai(transcript, subagents=subagents))
-    if target == "responses":
-        from .adapters.responses import to_responses
-
-        return to_responses(transcript, subagents=subagents)
-    if target == "chat-turns":
-        from .adapters.chat_turns import to_chat_turns
-
-        return list(to_chat_turns(transcript, subagents=subagents))
-    if target == "inspect":
-        from .adapters.inspect import to_inspect
-
-        return [
-            message.model_dump(mode="json", exclude_none=True)
-            for message in to_inspect(transcript, subagents=subagents)
-        ]
-    if target == "deepeval":
-        from .adapters.deepeval import to_deepeval
-
-        case = to_deepeval(transcript, subagents=subagents)
-        return [case.model_dump(mode="json", exclude_none=True)]
-    if target == "langchain":
-        from langchain_core.messages import messages_to_dict
-
-        from .adapters.langchain import to_langchain
-
-        return list(messages_to_dict(to_langchain(transcript, subagents=subagents)))
-    from .adapters.ragas import to_ragas
-
-    ragas_messages = to_ragas(transcript, metadata=True, subagents=subagents)
-    return [m.model_dump(mode="json") for m in ragas_messages]
 
 
 def convert_one(
@@ -255,7 +78,7 @@ def convert_one(
     (nested deeper than the encoders go) fails its file, never becomes a placeholder.
     """
     try:
-        transcript, events = _fold(source, strict=strict, limits=limits)
+        transcript, events = fold_log(source, strict=strict, limits=limits)
         output = {
             "source": source,
             "target": target,
@@ -265,7 +88,7 @@ def convert_one(
             "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
         }
         text = dumps_checked(output, indent=2 if pretty else None)
-    except CLIError as error:
+    except LogError as error:
         return Outcome(source, ok=False, failure=str(error))
     except ImportError as error:
         return Outcome(source, ok=False, failure=f"{source}: {error}")
@@ -295,53 +118,55 @@ def _diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 class Progress:
-    """One self-rewriting line on a terminal; silent otherwise."""
+    """One self-rewriting line on a terminal (count, rate, time left); silent otherwise."""
 
     def __init__(self, total: int, stream: IO[str]) -> None:
         self.total = total
         self.stream = stream
         self.live = total > 1 and stream.isatty()
         self.done = 0
+        self.started = time.monotonic()
 
     def step(self, source: str) -> None:
         self.done += 1
         if self.live:
-            width = 30
-            filled = width * self.done // self.total
-            name = source if len(source) < 40 else "…" + source[-39:]
-            bar = "█" * filled + "·" * (width - filled)
-            self.stream.write(f"\r{bar} {self.done}/{self.total} {name:<40}")
+            self.stream.write("\r" + self.line(source, time.monotonic() - self.started))
             self.stream.flush()
+
+    def line(self, source: str, elapsed: float) -> str:
+        """The bar, the counts, logs per second and the time left, then the log's name."""
+        width = 24
+        filled = width * self.done // self.total
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate else 0.0
+        name = source if len(source) < 32 else "…" + source[-31:]
+        bar = "█" * filled + "·" * (width - filled)
+        return f"{bar} {self.done}/{self.total} {rate:,.1f} logs/s ETA {_clock(left)} {name:<32}"
 
     def close(self) -> None:
         if self.live:
-            self.stream.write("\r" + " " * 80 + "\r")
+            self.stream.write("\r" + " " * 100 + "\r")
             self.stream.flush()
 
 
+def _clock(seconds: float) -> str:
+    minutes, second = divmod(round(seconds), 60)
+    hours, minute = divmod(minutes, 60)
+    return f"{hours}:{minute:02d}:{second:02d}" if hours else f"{minute}:{second:02d}"
+
+
 def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]:
-    pretty = args.format == "json"
-    jobs = (
-        args.jobs if args.jobs and args.jobs > 1 and len(sources) > 1 and "-" not in sources else 1
+    yield from map_logs(
+        convert_one,
+        sources,
+        jobs=args.jobs,
+        target=args.to,
+        ordered=args.ordered,
+        strict=args.strict,
+        limits=args.limits,
+        subagents=args.subagents,
+        pretty=args.format == "json",
     )
-    if jobs == 1:
-        for source in sources:
-            yield convert_one(
-                source, args.to, args.ordered, args.strict, args.limits, args.subagents, pretty
-            )
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(
-            convert_one,
-            sources,
-            [args.to] * len(sources),
-            [args.ordered] * len(sources),
-            [args.strict] * len(sources),
-            [args.limits] * len(sources),
-            [args.subagents] * len(sources),
-            [pretty] * len(sources),
-            chunksize=max(1, len(sources) // (jobs * 4)),
-        )
 
 
 #: What each framework target imports, so a missing extra is said once, before any file.
@@ -430,17 +255,30 @@ def _mode_for(target: Path) -> int:
 
 def _expanded(paths: Sequence[str]) -> list[str]:
     notes: list[str] = []
-    sources = expand(paths, notes)
+    sources = find_logs(paths, notes)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return sources
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    if args.format == "parquet":
+        from .rows import ROW_TARGETS
+
+        if args.to not in ROW_TARGETS:
+            raise CLIError(f"--format parquet writes {', '.join(ROW_TARGETS)}, not --to {args.to}")
     _require_extra(args.to)
+    if args.format == "parquet":
+        return _convert_to_parquet(args)
     sources = _expanded(args.paths)
     if not sources:
         raise CLIError("no log files found in " + ", ".join(args.paths))
+    if args.resume:
+        if not args.output or args.format != "jsonl":
+            raise CLIError("--resume needs -o with --format jsonl or parquet")
+        _refuse_overwriting_an_input(args.output, sources)
+        with _resumed_jsonl(args.output, sources) as (out, todo):
+            return _convert(todo, args, out, total=len(sources))
     if args.output:
         _refuse_overwriting_an_input(args.output, sources)
         with _atomic_output(args.output) as out:
@@ -448,47 +286,174 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return _convert(sources, args, sys.stdout)
 
 
-def _convert(sources: list[str], args: argparse.Namespace, out: IO[str]) -> int:
+@dataclass
+class _Tally:
+    """What a batch converted, for its summary line."""
+
+    files: int
+    events: int = 0
+    messages: int = 0
+    failures: int = 0
+    truncated: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        by_code = ", ".join(f"{code} {n}" for code, n in self.codes.most_common()) or "none"
+        return (
+            f"{self.files} files, {self.events} events, {self.messages} messages, "
+            f"{self.failures} failed, {self.truncated} truncated; diagnostics: {by_code}"
+        )
+
+
+def _report_truncated(source: str) -> None:
+    print(
+        f"warning: {source}: truncated (the stream ended inside a run, which has no "
+        "outcome): converted, but not a finished conversation",
+        file=sys.stderr,
+    )
+
+
+def _convert(
+    sources: list[str], args: argparse.Namespace, out: IO[str], *, total: int | None = None
+) -> int:
     progress = Progress(len(sources), sys.stderr)
-    totals: Counter[str] = Counter()
-    events = messages = failures = truncated = written = 0
+    tally = _Tally(total if total is not None else len(sources))
+    written = 0
     as_array = args.format == "json"
     try:
         for outcome in _outcomes(sources, args):
             progress.step(outcome.source)
             if not outcome.ok:
-                failures += 1
+                tally.failures += 1
                 progress.close()
                 print(f"error: {outcome.failure}", file=sys.stderr)
                 continue
-            events += outcome.events
-            messages += outcome.messages
-            totals.update(outcome.codes)
+            tally.events += outcome.events
+            tally.messages += outcome.messages
+            tally.codes.update(outcome.codes)
             if outcome.truncated:
-                truncated += 1
+                tally.truncated += 1
                 progress.close()
-                print(
-                    f"warning: {outcome.source}: truncated (the stream ended inside a run, "
-                    "which has no outcome): converted, but not a finished conversation",
-                    file=sys.stderr,
-                )
+                _report_truncated(outcome.source)
             if as_array:
                 out.write(("[\n" if not written else ",\n") + str(outcome.text))
             else:
                 out.write(f"{outcome.text}\n")
+                if args.resume:
+                    out.flush()  # what is written stays written if the run is stopped
             written += 1
     finally:
         progress.close()
     if as_array:
         out.write("\n]\n" if written else "[]\n")
-    if len(sources) > 1 or args.summary:
-        by_code = ", ".join(f"{code} {count}" for code, count in totals.most_common()) or "none"
+    if tally.files > 1 or args.summary:
+        print(tally.summary(), file=sys.stderr)
+    return 1 if tally.failures else 0
+
+
+@contextmanager
+def _resumed_jsonl(output: str, sources: list[str]) -> Iterator[tuple[IO[str], list[str]]]:
+    """The output opened for appending, and the sources it does not hold yet.
+
+    A line counts as written when it is whole (ends with a newline and parses); a line a
+    stopped run left half written is cut off and its log converted again.
+    """
+    done: set[str] = set()
+    keep = 0
+    try:
+        with open(output, "rb") as existing:
+            for line in existing:
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    done.add(str(json.loads(line)["source"]))
+                except (ValueError, KeyError, TypeError):
+                    break
+                keep += len(line)
+    except FileNotFoundError:
+        pass
+    todo = [source for source in sources if source not in done]
+    if done:
         print(
-            f"{len(sources)} files, {events} events, {messages} messages, "
-            f"{failures} failed, {truncated} truncated; diagnostics: {by_code}",
+            f"note: resuming {output}: {len(sources) - len(todo)} of {len(sources)} "
+            "logs already written",
             file=sys.stderr,
         )
-    return 1 if failures else 0
+    if keep or done:
+        with open(output, "r+b") as existing:
+            existing.truncate(keep)
+    with open(output, "a", encoding="utf-8") as out:
+        yield out, todo
+
+
+def _convert_to_parquet(args: argparse.Namespace) -> int:
+    from .arrow import parquet_sources, write_parquet
+    from .rows import log_row
+
+    if not args.output:
+        raise CLIError("--format parquet writes files: name one with -o (a folder for parts)")
+    try:
+        import pyarrow  # noqa: F401 - said once, before any file is read
+    except ImportError:
+        raise CLIError(
+            "--format parquet needs pyarrow: pip install 'agui-transcripts[dataset]'"
+        ) from None
+    sources = _expanded(args.paths)
+    if not sources:
+        raise CLIError("no log files found in " + ", ".join(args.paths))
+    _refuse_overwriting_an_input(args.output, sources)
+    output = Path(args.output)
+    if args.resume and output.is_file():
+        raise CLIError(f"--resume writes parquet parts into a folder; {args.output} is a file")
+    parts = args.resume or args.output.endswith(("/", os.sep)) or output.is_dir()
+    total = len(sources)
+    if args.resume:
+        done = parquet_sources(output)
+        sources = [source for source in sources if source not in done]
+        if done:
+            print(
+                f"note: resuming {args.output}: {total - len(sources)} of {total} logs "
+                "already written",
+                file=sys.stderr,
+            )
+    progress = Progress(len(sources), sys.stderr)
+    tally = _Tally(total)
+
+    def counted() -> Iterator[dict[str, Any]]:
+        rows = map_logs(
+            log_row,
+            sources,
+            jobs=args.jobs,
+            target=args.to,
+            subagents=args.subagents,
+            strict=args.strict,
+            limits=args.limits,
+        )
+        for row in rows:
+            progress.step(row["source"])
+            if not row["ok"]:
+                tally.failures += 1
+                progress.close()
+                print(f"error: {row['error']}", file=sys.stderr)
+            else:
+                tally.events += row["events"]
+                tally.messages += len(row["messages"])
+                tally.codes.update({d["code"]: d["count"] for d in row["diagnostics"]})
+                if row["truncated"]:
+                    tally.truncated += 1
+                    progress.close()
+                    _report_truncated(row["source"])
+            yield row
+
+    try:
+        write_parquet(counted(), output, rows_per_file=args.rows_per_file if parts else None)
+    except OSError as error:
+        raise CLIError(f"cannot write {args.output}: {error.strerror or error}") from None
+    finally:
+        progress.close()
+    if tally.files > 1 or args.summary:
+        print(tally.summary(), file=sys.stderr)
+    return 1 if tally.failures else 0
 
 
 # -- check --------------------------------------------------------------------------------
@@ -500,13 +465,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     for source in sources:
         try:
-            transcript, _ = _fold(source, strict=args.strict, limits=args.limits)
-        except CLIError as error:
+            transcript, _ = fold_log(source, strict=args.strict, limits=args.limits)
+        except LogError as error:
             status = (
                 "UNREADABLE"
-                if isinstance(error, Unreadable)
+                if isinstance(error, UnreadableLog)
                 else "EMPTY"
-                if isinstance(error, Empty)
+                if isinstance(error, EmptyLog)
                 else "FAIL"
             )
             worst = max(worst, 2 if status == "UNREADABLE" else 1)
@@ -600,7 +565,7 @@ def show_text(transcript: Transcript, style: Style) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    transcript, _ = _fold(args.path, strict=False, limits=args.limits)
+    transcript, _ = fold_log(args.path, strict=False, limits=args.limits)
     if args.html:
         from .html import render_html
 
@@ -641,7 +606,10 @@ def build_parser() -> argparse.ArgumentParser:
         "NAME.WORD.json files are its sidecars, a .json file without events is skipped, and "
         "a run recorded in several formats is read once (.jsonl, .ndjson, .sse, .json, "
         ".log, .txt, in that order). Output: one JSON object per log, one per line (jsonl, "
-        "the default) or all in one JSON array (--format json). A log without events fails; "
+        "the default), all in one JSON array (--format json), or one dataset row per log "
+        "(--format parquet: -o FILE.parquet, or -o DIR/ for part files; the columns are in "
+        "docs/dataset.md). --resume keeps what -o holds and converts only the logs it "
+        "lacks. Folders use every core (-j 1 for one process). A log without events fails; "
         "a log that ends inside a run is converted and flagged 'truncated'. Exit status: 0 "
         "every file converted, 1 some file failed (or was empty), 2 nothing could be done "
         "(bad arguments, a missing extra, no log found).",
@@ -656,9 +624,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument(
         "--format",
-        choices=("jsonl", "json"),
+        choices=("jsonl", "json", "parquet"),
         default="jsonl",
-        help="jsonl: one object per log per line; json: one indented JSON array "
+        help="jsonl: one object per log per line; json: one indented JSON array; "
+        "parquet: one dataset row per log (needs -o and the dataset extra) "
         "(default: %(default)s)",
     )
     convert.add_argument(
@@ -675,7 +644,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument("-o", "--output", help="write here instead of stdout")
     convert.add_argument(
-        "-j", "--jobs", type=int, default=1, help="worker processes for many files"
+        "-j",
+        "--jobs",
+        type=_positive,
+        default=None,
+        help=f"worker processes for many files (default: every core, {available_cores()} here)",
+    )
+    convert.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep what -o already holds and convert only the logs it lacks",
+    )
+    convert.add_argument(
+        "--rows-per-file",
+        type=_positive,
+        default=1000,
+        metavar="N",
+        help="parquet into a folder (-o DIR/): rows per part file (default: %(default)s)",
     )
     convert.add_argument(
         "--summary", action="store_true", help="print the summary for one file too"
@@ -724,7 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.limits = _limits(args)
     try:
         code: int = args.run(args)
-    except CLIError as error:
+    except (CLIError, LogError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # pragma: no cover - interactive

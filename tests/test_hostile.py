@@ -147,15 +147,15 @@ def test_a_failed_convert_leaves_the_output_as_it_was(
     output.write_text("the previous conversion\n")
     calls = []
 
-    def crash_on_second(*args: Any) -> Any:
+    def crash_on_second(*args: Any, **options: Any) -> Any:
         calls.append(args)
         if len(calls) == 2:
             raise RuntimeError("disk on fire")
-        return real(*args)
+        return real(*args, **options)
 
     real = cli.convert_one
     monkeypatch.setattr(cli, "convert_one", crash_on_second)
-    code = cli.main(["convert", str(log), str(log), "-o", str(output)])
+    code = cli.main(["convert", "-j", "1", str(log), str(log), "-o", str(output)])
     assert code == 2
     assert "disk on fire" in capsys.readouterr().err
     assert output.read_text() == "the previous conversion\n"

@@ -15,6 +15,10 @@ FRAMEWORKS = (
     "openai",
     "deepeval",
     "inspect_ai",
+    "pyarrow",
+    "pandas",
+    "datasets",
+    "ray",
 )
 
 
@@ -22,6 +26,7 @@ def test_import_pulls_in_no_framework() -> None:
     code = (
         "import json, sys\n"
         "import agui_transcripts\n"
+        "import agui_transcripts.rows, agui_transcripts.arrow, agui_transcripts.cli\n"
         f"frameworks = {FRAMEWORKS!r}\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in frameworks)\n"
         "print(json.dumps(loaded))\n"

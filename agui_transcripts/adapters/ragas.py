@@ -27,8 +27,8 @@ ids, run and thread ids           metadata, with ``metadata=True``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal
 
 from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
@@ -43,7 +43,13 @@ from ..model import (
 from ..projection import Policy, Subagents, is_synthetic
 from . import messages_of
 
-__all__ = ["build_sample", "ragas_args", "to_ragas"]
+__all__ = [
+    "build_sample",
+    "ragas_args",
+    "sample_from_row",
+    "to_evaluation_dataset",
+    "to_ragas",
+]
 
 RAGAS_HINT = (
     "the ragas adapter needs a working ragas: pip install 'agui-transcripts[ragas]' (ragas 0.4.x "
@@ -171,3 +177,67 @@ def build_sample(
     return MultiTurnSample(
         user_input=messages, reference=reference, reference_tool_calls=calls, **fields
     )
+
+
+def sample_from_row(row: Mapping[str, Any], **fields: Any) -> Any:
+    """The ``MultiTurnSample`` of a dataset row written for ragas (``target='ragas'``).
+
+    A row read back from Parquet gives the same sample :func:`build_sample` gives for
+    its transcript. ``fields`` (``reference``, ``reference_tool_calls`` as ragas
+    ``ToolCall`` objects or ``{"name", "args"}`` dicts, ``rubrics``...) pass through.
+    """
+    if row.get("target") != "ragas":
+        raise ValueError(
+            f"{row.get('source')}: a row written for {row.get('target')!r}; ragas samples "
+            "come from rows written with target='ragas' (convert --to ragas)"
+        )
+    if not row.get("ok"):
+        raise ValueError(f"{row.get('source')}: a failed row has no conversation: {row['error']}")
+    rm = import_ragas_messages()
+    from ragas.dataset_schema import MultiTurnSample
+
+    messages: list[Any] = []
+    for message in row["messages"]:
+        content = message["content"] or ""
+        if message["role"] == "human":
+            messages.append(rm.HumanMessage(content=content))
+        elif message["role"] == "ai":
+            calls = [
+                rm.ToolCall(name=call["name"], args=ragas_args(call["arguments"] or ""))
+                for call in message["tool_calls"] or ()
+            ]
+            messages.append(rm.AIMessage(content=content, tool_calls=calls or None))
+        else:
+            messages.append(rm.ToolMessage(content=content))
+    calls = fields.pop("reference_tool_calls", None)
+    if calls is not None:
+        calls = [c if isinstance(c, rm.ToolCall) else rm.ToolCall(**c) for c in calls]
+    return MultiTurnSample(user_input=messages, reference_tool_calls=calls, **fields)
+
+
+def to_evaluation_dataset(
+    items: Iterable[Transcript | Mapping[str, Any]],
+    *,
+    fields: Callable[[Any], Mapping[str, Any]] | None = None,
+    failed: Literal["raise", "skip"] = "raise",
+) -> Any:
+    """A ragas ``EvaluationDataset`` of ``MultiTurnSample``, ready for ``ragas.evaluate``.
+
+    ``items`` are transcripts or dataset rows written for ragas (from
+    :func:`agui_transcripts.rows.log_row` or read back from Parquet). ``fields(item)``
+    gives each sample's extra fields (references, rubrics). A failed row raises
+    ``ValueError`` naming its log, or is left out with ``failed="skip"``.
+    """
+    import_ragas_messages()
+    from ragas.dataset_schema import EvaluationDataset
+
+    samples = []
+    for item in items:
+        extra = dict(fields(item)) if fields is not None else {}
+        if isinstance(item, Transcript):
+            samples.append(build_sample(item, **extra))
+        elif failed == "skip" and not item.get("ok"):
+            continue
+        else:
+            samples.append(sample_from_row(item, **extra))
+    return EvaluationDataset(samples=samples)

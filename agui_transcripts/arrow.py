@@ -1,0 +1,203 @@
+"""Dataset rows as Arrow tables, Parquet files, pandas frames and Hugging Face datasets.
+
+The rows of :mod:`agui_transcripts.rows` get one explicit Arrow schema,
+:func:`row_schema`: nested columns (messages, tool calls, diagnostics) are lists of
+structs, never JSON strings, so a query engine reads ``messages[0].role`` directly.
+Writing streams: :func:`write_parquet` holds one batch of rows at a time, whatever the
+size of the archive. Needs the ``dataset`` extra (pyarrow); pandas and ``datasets`` are
+imported only by the functions that return their objects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "parquet_sources",
+    "read_rows",
+    "row_schema",
+    "to_hf_dataset",
+    "to_pandas",
+    "to_table",
+    "write_parquet",
+]
+
+HINT = "Arrow and Parquet output need pyarrow: pip install 'agui-transcripts[dataset]'"
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+    except ImportError as error:
+        raise ImportError(HINT) from error
+    return pyarrow
+
+
+def row_schema() -> pa.Schema:
+    """The Arrow schema of a row (``docs/dataset.md`` describes each column)."""
+    pa = _pyarrow()
+    text = pa.string()
+    call = pa.struct([("id", text), ("name", text), ("arguments", text)])
+    message = pa.struct(
+        [
+            ("id", text),
+            ("role", text),
+            ("content", text),
+            ("content_json", text),
+            ("name", text),
+            ("tool_calls", pa.list_(call)),
+            ("tool_call_id", text),
+            ("error", text),
+        ]
+    )
+    tool_call = pa.struct(
+        [
+            ("id", text),
+            ("name", text),
+            ("arguments", text),
+            ("result", text),
+            ("result_error", text),
+            ("state", text),
+            ("owner", text),
+            ("run_id", text),
+        ]
+    )
+    diagnostic = pa.struct([("code", text), ("severity", text), ("count", pa.int64())])
+    from .rows import SCHEMA_VERSION
+
+    return pa.schema(
+        [
+            ("schema_version", text),
+            ("source", text),
+            ("ok", pa.bool_()),
+            ("error", text),
+            ("thread_id", text),
+            ("run_ids", pa.list_(text)),
+            ("run_outcomes", pa.list_(text)),
+            ("events", pa.int64()),
+            ("target", text),
+            ("messages", pa.list_(message)),
+            ("response", text),
+            ("tool_calls", pa.list_(tool_call)),
+            ("continuation", text),
+            ("truncated", pa.bool_()),
+            ("diagnostics", pa.list_(diagnostic)),
+            ("errors", pa.int64()),
+            ("warnings", pa.int64()),
+        ],
+        metadata={"agui_transcripts.schema_version": SCHEMA_VERSION},
+    )
+
+
+def to_table(rows: Iterable[dict[str, Any]]) -> pa.Table:
+    """The rows as one Arrow table of :func:`row_schema`."""
+    pa = _pyarrow()
+    return pa.Table.from_pylist(list(rows), schema=row_schema())
+
+
+def to_pandas(rows: Iterable[dict[str, Any]]) -> Any:
+    """The rows as a pandas ``DataFrame`` (nested columns hold lists of dicts)."""
+    try:
+        import pandas  # noqa: F401 - pyarrow's conversion needs it
+    except ImportError as error:
+        raise ImportError("to_pandas needs pandas: pip install pandas") from error
+    return to_table(rows).to_pandas()
+
+
+def to_hf_dataset(rows: Iterable[dict[str, Any]]) -> Any:
+    """The rows as a Hugging Face ``datasets.Dataset`` with the same nested features."""
+    try:
+        import datasets
+        from datasets.table import InMemoryTable
+    except ImportError as error:
+        raise ImportError("to_hf_dataset needs datasets: pip install datasets") from error
+    return datasets.Dataset(InMemoryTable(to_table(rows)))
+
+
+def write_parquet(
+    rows: Iterable[dict[str, Any]],
+    path: str | os.PathLike[str],
+    *,
+    rows_per_file: int | None = None,
+    batch_rows: int = 256,
+) -> int:
+    """Write rows to Parquet, a batch of ``batch_rows`` at a time; returns how many.
+
+    Without ``rows_per_file``, ``path`` is one file. With it, ``path`` is a folder that
+    receives ``part-00000.parquet``, ``part-00001.parquet``..., each of at most that many
+    rows; a part is written under a temporary name and renamed when complete, so an
+    interrupted run leaves only whole parts (:func:`parquet_sources` lists their sources
+    for a resumed run). An existing folder's parts are kept, numbering continues after
+    them.
+    """
+    pq = _parquet()
+    iterator = iter(rows)
+    if rows_per_file is None:
+        return _write_file(pq, iterator, Path(path), batch_rows)
+    folder = Path(path)
+    folder.mkdir(parents=True, exist_ok=True)
+    number = len(list(folder.glob("part-*.parquet")))
+    total = 0
+    while True:
+        part = list(islice(iterator, rows_per_file))
+        if not part:
+            return total
+        while (folder / f"part-{number:05d}.parquet").exists():
+            number += 1
+        total += _write_file(pq, iter(part), folder / f"part-{number:05d}.parquet", batch_rows)
+        number += 1
+
+
+def _write_file(pq: Any, rows: Iterator[dict[str, Any]], target: Path, batch_rows: int) -> int:
+    partial = target.with_name(f".{target.name}.partial")
+    total = 0
+    try:
+        with pq.ParquetWriter(partial, row_schema()) as writer:
+            while batch := list(islice(rows, batch_rows)):
+                writer.write_table(to_table(batch))
+                total += len(batch)
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return total
+
+
+def read_rows(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The rows of a Parquet file or of a folder of parts, as dicts."""
+    return list(_dataset(path).to_table().to_pylist())
+
+
+def parquet_sources(path: str | os.PathLike[str]) -> set[str]:
+    """The sources already written to a Parquet file or folder (empty when there is none).
+
+    Only complete files count: parts still being written carry a temporary name.
+    """
+    target = Path(path)
+    if not target.exists() or (target.is_dir() and not any(target.glob("*.parquet"))):
+        return set()
+    column = _dataset(target).to_table(columns=["source"]).column("source")
+    return {str(source) for source in column.to_pylist()}
+
+
+def _dataset(path: str | os.PathLike[str]) -> Any:
+    _parquet()
+    import pyarrow.dataset as ds
+
+    target = Path(path)
+    files = sorted(target.glob("*.parquet")) if target.is_dir() else [target]
+    return ds.dataset([str(f) for f in files], schema=row_schema(), format="parquet")
+
+
+def _parquet() -> Any:
+    _pyarrow()
+    import pyarrow.parquet as pq
+
+    return pq

@@ -1,0 +1,189 @@
+"""One dataset row per recorded log, in a stable, versioned schema.
+
+An archive of recorded runs becomes an evaluation dataset one row per log: where it
+came from, its runs and their outcomes, the conversation in the chosen target, the
+final response, each tool call with its result, state and owner, what must happen next,
+and the diagnostics counted by code. A log that cannot be folded gives a row too, with
+``ok`` false and the reason in ``error``, so a batch never aborts on one bad file.
+
+Rows are plain dicts of JSON values (no framework needed); :mod:`agui_transcripts.arrow`
+turns them into Arrow tables, Parquet, pandas and Hugging Face datasets with
+:func:`~agui_transcripts.arrow.row_schema`. ``docs/dataset.md`` documents every column.
+Messages of every target share one shape (:func:`message_row`), so a table's type does
+not depend on the target it was written for.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from .limits import Limits
+from .logs import LogError, fold_log
+from .model import ToolMessage, Transcript
+from .projection import Subagents
+from .targets import render
+
+__all__ = ["ROW_TARGETS", "SCHEMA_VERSION", "failed_row", "log_row", "message_row", "row_of"]
+
+#: Bumped whenever a column is added, removed, renamed or changes type.
+SCHEMA_VERSION = "1"
+#: The targets a row's ``messages`` can be written for.
+ROW_TARGETS = ("agui", "openai", "ragas")
+
+
+def log_row(
+    source: str,
+    *,
+    target: str = "openai",
+    subagents: Subagents = "inline",
+    strict: bool = False,
+    limits: Limits | None = None,
+) -> dict[str, Any]:
+    """The row of one log (with the run inputs recorded beside it), or its failure row.
+
+    This is the unit of work of every batch path: the command line's Parquet output,
+    :func:`agui_transcripts.arrow.rows_of_logs` and the Ray pipeline all call it.
+    """
+    _check_target(target)
+    try:
+        transcript, events = fold_log(source, strict=strict, limits=limits)
+        return row_of(transcript, source=source, events=events, target=target, subagents=subagents)
+    except LogError as error:
+        return failed_row(source, str(error), target=target)
+    except ImportError as error:  # the target's framework is missing
+        return failed_row(source, f"{source}: {error}", target=target)
+    except (ValueError, RecursionError) as error:
+        return failed_row(source, f"{source}: cannot be converted: {error}", target=target)
+
+
+def row_of(
+    transcript: Transcript,
+    *,
+    source: str,
+    events: int,
+    target: str = "openai",
+    subagents: Subagents = "inline",
+) -> dict[str, Any]:
+    """The row of a transcript already folded (``source`` and ``events`` as recorded)."""
+    _check_target(target)
+    rendered = render(transcript, target, ordered=True, subagents=subagents)
+    codes = Counter((d.code, d.severity) for d in transcript.diagnostics)
+    severities = Counter(d.severity for d in transcript.diagnostics)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": source,
+        "ok": True,
+        "error": None,
+        "thread_id": transcript.thread_id,
+        "run_ids": [run.run_id for run in transcript.runs],
+        "run_outcomes": [run.outcome for run in transcript.runs],
+        "events": events,
+        "target": target,
+        "messages": [message_row(message) for message in rendered],
+        "response": transcript.response,
+        "tool_calls": _tool_call_rows(transcript),
+        "continuation": transcript.continuation().status,
+        "truncated": any(run.outcome == "truncated" for run in transcript.runs),
+        "diagnostics": [
+            {"code": code, "severity": severity, "count": count}
+            for (code, severity), count in sorted(codes.items())
+        ],
+        "errors": severities["error"],
+        "warnings": severities["warning"],
+    }
+
+
+def failed_row(source: str, error: str, *, target: str = "openai") -> dict[str, Any]:
+    """The row of a log that gave no transcript: every other column empty."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": source,
+        "ok": False,
+        "error": error,
+        "thread_id": None,
+        "run_ids": [],
+        "run_outcomes": [],
+        "events": 0,
+        "target": target,
+        "messages": [],
+        "response": None,
+        "tool_calls": [],
+        "continuation": None,
+        "truncated": False,
+        "diagnostics": [],
+        "errors": 0,
+        "warnings": 0,
+    }
+
+
+def message_row(message: dict[str, Any]) -> dict[str, Any]:
+    """One rendered message (AG-UI, OpenAI or ragas form) in the rows' common shape.
+
+    Text content stays text; content that is not (content parts, an activity's object)
+    is kept as JSON text in ``content_json``, since a table column has one type.
+    """
+    content = message.get("content")
+    text, structured = (
+        (content, None)
+        if content is None or isinstance(content, str)
+        else (
+            None,
+            json.dumps(content, ensure_ascii=False, sort_keys=True),
+        )
+    )
+    metadata = message.get("metadata") or {}
+    calls = message.get("toolCalls") or message.get("tool_calls") or []
+    call_ids = metadata.get("tool_call_ids") or [None] * len(calls)
+    return {
+        "id": message.get("id", metadata.get("message_id")),
+        "role": message.get("role") or message.get("type"),
+        "content": text,
+        "content_json": structured,
+        "name": message.get("name", message.get("activityType")),
+        "tool_calls": [
+            _call_row(call, call_id) for call, call_id in zip(calls, call_ids, strict=False)
+        ],
+        "tool_call_id": message.get(
+            "toolCallId", message.get("tool_call_id", metadata.get("tool_call_id"))
+        ),
+        "error": message.get("error", metadata.get("error")),
+    }
+
+
+def _call_row(call: dict[str, Any], known_id: str | None) -> dict[str, Any]:
+    function = call.get("function")
+    if isinstance(function, dict):  # AG-UI and OpenAI
+        name, arguments = function.get("name"), function.get("arguments")
+    else:  # ragas: a name and parsed arguments
+        name, arguments = call.get("name"), call.get("args")
+    if arguments is not None and not isinstance(arguments, str):
+        arguments = json.dumps(arguments, ensure_ascii=False)
+    return {"id": call.get("id", known_id), "name": name, "arguments": arguments}
+
+
+def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:
+    results = {m.id: m for m in transcript.messages if isinstance(m, ToolMessage)}
+    rows = []
+    for record in transcript.tool_calls.values():
+        answer = next((results[i] for i in record.result_message_ids if i in results), None)
+        run = transcript.runs[record.run_index] if record.run_index is not None else None
+        rows.append(
+            {
+                "id": record.id,
+                "name": record.name,
+                "arguments": record.arguments,
+                "result": answer.text if answer is not None else None,
+                "result_error": answer.error if answer is not None else None,
+                "state": record.state,
+                "owner": record.owner,
+                "run_id": run.run_id if run is not None else None,
+            }
+        )
+    return rows
+
+
+def _check_target(target: str) -> None:
+    if target not in ROW_TARGETS:
+        raise ValueError(f"rows are written for {', '.join(ROW_TARGETS)}, not {target!r}")

@@ -1,0 +1,63 @@
+"""Rows written for ragas, through Parquet, give the samples the transcripts give."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ragas.dataset_schema import EvaluationDataset, MultiTurnSample
+
+from agui_transcripts.adapters.ragas import build_sample, sample_from_row, to_evaluation_dataset
+from agui_transcripts.arrow import read_rows, write_parquet
+from agui_transcripts.logs import find_logs, fold_log
+from agui_transcripts.rows import log_row
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = [
+    source
+    for source in find_logs([str(ROOT / "tests" / "golden"), str(ROOT / "examples" / "runs")])
+    if Path(source).parent.name != "differential"
+]
+
+
+def test_a_sample_read_back_from_parquet_is_the_transcripts_sample(tmp_path: Path) -> None:
+    write_parquet((log_row(source, target="ragas") for source in LOGS), tmp_path / "r.parquet")
+    rows = read_rows(tmp_path / "r.parquet")
+    assert [row["source"] for row in rows] == LOGS
+    for row in rows:
+        transcript, _ = fold_log(row["source"])
+        expected = build_sample(transcript)
+        assert sample_from_row(row).model_dump() == expected.model_dump(), row["source"]
+
+
+def test_an_evaluation_dataset_from_rows_and_from_transcripts() -> None:
+    rows = [log_row(source, target="ragas") for source in LOGS[:20]]
+    transcripts = [fold_log(source)[0] for source in LOGS[:20]]
+    from_rows = to_evaluation_dataset(rows)
+    from_transcripts = to_evaluation_dataset(transcripts)
+    assert isinstance(from_rows, EvaluationDataset)
+    assert len(from_rows) == 20
+    assert all(isinstance(sample, MultiTurnSample) for sample in from_rows)
+    assert [s.model_dump() for s in from_rows] == [s.model_dump() for s in from_transcripts]
+
+
+def test_fields_give_each_sample_its_references() -> None:
+    source = str(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse")
+    reference = [{"name": "get_weather", "args": {"city": "Paris"}}]
+    dataset = to_evaluation_dataset(
+        [log_row(source, target="ragas")], fields=lambda row: {"reference_tool_calls": reference}
+    )
+    (sample,) = dataset
+    assert [(c.name, c.args) for c in sample.reference_tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+
+
+def test_failed_rows_raise_or_are_skipped_and_other_targets_are_refused(tmp_path: Path) -> None:
+    good = log_row(LOGS[0], target="ragas")
+    failed = log_row(str(tmp_path / "missing.jsonl"), target="ragas")
+    with pytest.raises(ValueError, match=r"missing\.jsonl: a failed row"):
+        to_evaluation_dataset([good, failed])
+    assert len(to_evaluation_dataset([good, failed], failed="skip")) == 1
+    with pytest.raises(ValueError, match="written for 'openai'"):
+        sample_from_row(log_row(LOGS[0], target="openai"))

@@ -1,0 +1,295 @@
+"""Dataset rows, and their Arrow, Parquet, pandas and Hugging Face forms, against the
+transcripts they came from.
+
+The corpus is every golden stream, reference case and recording the suite ships (each
+with the run inputs recorded beside it), the two examples, an empty log and a missing
+one: over a hundred logs of every shape the fold knows.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agui_transcripts import Transcript, fold
+from agui_transcripts.arrow import (
+    parquet_sources,
+    read_rows,
+    row_schema,
+    to_hf_dataset,
+    to_pandas,
+    to_table,
+    write_parquet,
+)
+from agui_transcripts.logs import find_logs, fold_log
+from agui_transcripts.model import AssistantMessage, ToolMessage
+from agui_transcripts.rows import ROW_TARGETS, SCHEMA_VERSION, log_row, row_of
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
+# The differential corpus is one file of many streams, not a log.
+CORPUS = [
+    source
+    for source in find_logs([str(GOLDEN), str(ROOT / "examples" / "runs")])
+    if Path(source).parent.name != "differential"
+]
+
+
+def _installed_script(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    script = shutil.which("agui-transcripts") or "agui-transcripts"
+    return subprocess.run([script, *args], capture_output=True, text=True, check=False, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def corpus_rows() -> list[dict[str, Any]]:
+    return [log_row(source, target="agui") for source in CORPUS]
+
+
+def test_the_corpus_is_large_and_every_log_folds(corpus_rows: list[dict[str, Any]]) -> None:
+    assert len(CORPUS) > 100
+    assert all(row["ok"] for row in corpus_rows)
+
+
+def _expected_tool_results(transcript: Transcript) -> dict[str, str | None]:
+    texts = {m.id: m.text for m in transcript.messages if isinstance(m, ToolMessage)}
+    return {
+        record.id: next((texts[i] for i in record.result_message_ids if i in texts), None)
+        for record in transcript.tool_calls.values()
+    }
+
+
+@pytest.mark.parametrize("source", CORPUS[::7], ids=lambda s: Path(s).name)
+def test_a_row_says_what_its_transcript_says(source: str) -> None:
+    transcript, events = fold_log(source)
+    row = log_row(source, target="agui")
+    assert row["ok"] is True
+    assert row["schema_version"] == SCHEMA_VERSION
+    assert row["source"] == source
+    assert row["events"] == events
+    assert row["thread_id"] == transcript.thread_id
+    assert row["run_ids"] == [run.run_id for run in transcript.runs]
+    assert row["run_outcomes"] == [run.outcome for run in transcript.runs]
+    assert row["truncated"] == ("truncated" in row["run_outcomes"])
+    assert row["response"] == transcript.response
+    assert row["continuation"] == transcript.continuation().status
+    # The conversation is the ordered projection, message for message.
+    ordered = transcript.ordered()
+    assert [(m["id"], m["role"]) for m in row["messages"]] == [(m.id, m.role) for m in ordered]
+    for got, message in zip(row["messages"], ordered, strict=True):
+        if isinstance(message.content, str):
+            assert got["content"] == message.content
+            assert got["content_json"] is None
+        if isinstance(message, AssistantMessage):
+            calls = [(c.id, c.name, c.arguments) for c in message.tool_calls or ()]
+            assert [(c["id"], c["name"], c["arguments"]) for c in got["tool_calls"]] == calls
+        if isinstance(message, ToolMessage):
+            assert got["tool_call_id"] == message.tool_call_id
+    # Each call with its result, state and owner.
+    results = _expected_tool_results(transcript)
+    assert {c["id"]: c["result"] for c in row["tool_calls"]} == results
+    for call in row["tool_calls"]:
+        record = transcript.tool_calls[call["id"]]
+        assert (call["name"], call["arguments"]) == (record.name, record.arguments)
+        assert (call["state"], call["owner"]) == (record.state, record.owner)
+    # Diagnostics counted by code and severity.
+    counted = Counter((d.code, d.severity) for d in transcript.diagnostics)
+    assert {(d["code"], d["severity"]): d["count"] for d in row["diagnostics"]} == counted
+    assert row["errors"] == len(transcript.errors)
+
+
+def test_every_call_comes_before_its_result_in_every_row(
+    corpus_rows: list[dict[str, Any]],
+) -> None:
+    for row in corpus_rows:
+        declared: set[str] = set()
+        for message in row["messages"]:
+            declared.update(call["id"] for call in message["tool_calls"])
+            if message["role"] == "tool":
+                assert message["tool_call_id"] in declared, row["source"]
+
+
+def test_openai_rows_carry_the_openai_conversation() -> None:
+    from agui_transcripts.adapters.openai import to_openai
+
+    source = str(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse")
+    row = log_row(source, target="openai")
+    expected = to_openai(fold(source))
+    assert [(m["role"], m.get("content")) for m in row["messages"]] == [
+        (m["role"], m.get("content")) for m in expected
+    ]
+    assert row["messages"][0]["role"] == "user"  # from the run input beside the log
+    assert [c["id"] for c in row["messages"][1]["tool_calls"]] == ["call_weather_1", "call_map_1"]
+
+
+def test_a_log_that_gives_no_transcript_gives_a_failed_row(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n")
+    rows = [log_row(str(p)) for p in (empty, garbage, tmp_path / "missing.jsonl")]
+    assert [row["ok"] for row in rows] == [False, False, False]
+    assert "empty log" in rows[0]["error"]
+    assert "no AG-UI event could be read" in rows[1]["error"]
+    assert "no such file" in rows[2]["error"]
+    assert all(row["messages"] == [] and row["source"] for row in rows)
+    # A failed row fits the same table as the others.
+    assert to_table(rows).num_rows == 3
+
+
+def test_rows_are_written_for_three_targets_only() -> None:
+    assert ROW_TARGETS == ("agui", "openai", "ragas")
+    with pytest.raises(ValueError, match="not 'inspect'"):
+        log_row("x.jsonl", target="inspect")
+
+
+def test_row_of_a_transcript_in_hand_equals_the_logs_row() -> None:
+    source = str(ROOT / "examples" / "runs" / "booking-frontend-tool.jsonl")
+    transcript, events = fold_log(source)
+    assert row_of(transcript, source=source, events=events) == log_row(source)
+
+
+def test_table_parquet_pandas_and_hf_give_back_every_row(
+    corpus_rows: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rows = [*corpus_rows, log_row(str(tmp_path / "missing.jsonl"))]
+    table = to_table(rows)
+    assert table.schema == row_schema()
+    assert table.to_pylist() == rows
+    write_parquet(rows, tmp_path / "all.parquet", batch_rows=17)
+    assert read_rows(tmp_path / "all.parquet") == rows
+    frame = to_pandas(rows)
+    assert list(frame["source"]) == [row["source"] for row in rows]
+    assert [len(m) for m in frame["messages"]] == [len(row["messages"]) for row in rows]
+    dataset = to_hf_dataset(rows)
+    assert dataset.num_rows == len(rows)
+    assert dataset.to_list() == rows
+
+
+def test_nested_columns_are_structs_not_json_text() -> None:
+    import pyarrow as pa
+
+    schema = row_schema()
+    messages = schema.field("messages").type
+    assert pa.types.is_list(messages)
+    assert pa.types.is_struct(messages.value_type)
+    assert messages.value_type.field("tool_calls").type.value_type.names == [
+        "id",
+        "name",
+        "arguments",
+    ]
+    assert schema.metadata == {b"agui_transcripts.schema_version": SCHEMA_VERSION.encode()}
+    features = to_hf_dataset([log_row(CORPUS[0])]).features
+    assert "List" in type(features["messages"]).__name__
+
+
+def test_parts_hold_at_most_rows_per_file_and_resume_sees_them(
+    corpus_rows: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rows = corpus_rows[:25]
+    folder = tmp_path / "parts"
+    assert write_parquet(rows, folder, rows_per_file=10) == 25
+    parts = sorted(folder.glob("part-*.parquet"))
+    assert [p.name for p in parts] == [f"part-0000{n}.parquet" for n in range(3)]
+    assert read_rows(folder) == rows
+    assert parquet_sources(folder) == {row["source"] for row in rows}
+    # A second write adds parts after the existing ones.
+    write_parquet(corpus_rows[25:30], folder, rows_per_file=10)
+    assert len(list(folder.glob("part-*.parquet"))) == 4
+    assert read_rows(folder) == corpus_rows[:30]
+
+
+def test_a_stopped_write_leaves_only_whole_parts(
+    corpus_rows: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    def stops_after(count: int) -> Any:
+        yield from corpus_rows[:count]
+        raise KeyboardInterrupt
+
+    folder = tmp_path / "parts"
+    with pytest.raises(KeyboardInterrupt):
+        write_parquet(stops_after(15), folder, rows_per_file=10)
+    assert [p.name for p in folder.iterdir()] == ["part-00000.parquet"]
+    assert parquet_sources(folder) == {row["source"] for row in corpus_rows[:10]}
+    single = tmp_path / "one.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        write_parquet(stops_after(5), single)
+    assert list(tmp_path.glob("*one.parquet*")) == []
+
+
+# -- the command line, through the installed script -------------------------------------------
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Path:
+    """A folder of recorded runs: some golden streams with their inputs, and one empty log."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    for source in CORPUS[:40]:
+        path = Path(source)
+        shutil.copy(path, folder / path.name)
+        sidecar = path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")
+        if sidecar.exists():
+            shutil.copy(sidecar, folder / sidecar.name)
+    (folder / "zz-empty.jsonl").write_bytes(b"")
+    return folder
+
+
+def test_convert_writes_parquet_rows_equal_to_the_library_rows(
+    archive: Path, tmp_path: Path
+) -> None:
+    output = tmp_path / "out.parquet"
+    done = _installed_script("convert", str(archive), "--format", "parquet", "-o", str(output))
+    assert done.returncode == 1  # the empty log failed, and is a row saying so
+    assert "zz-empty.jsonl: empty log" in done.stderr
+    assert "41 files" in done.stderr.splitlines()[-1]
+    rows = read_rows(output)
+    expected = [log_row(source, target="agui") for source in find_logs([str(archive)])]
+    assert rows == expected
+
+
+def test_convert_resumes_a_parquet_folder(archive: Path, tmp_path: Path) -> None:
+    output = tmp_path / "parts"
+    logs = sorted(archive.glob("*.jsonl"))[:10]
+    first = _installed_script(
+        "convert", *map(str, logs), "--format", "parquet", "--rows-per-file", "4",
+        "-o", f"{output}/",
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    assert len(list(output.glob("part-*.parquet"))) == 3
+    again = _installed_script(
+        "convert", str(archive), "--format", "parquet", "--resume", "-o", str(output)
+    )
+    assert "10 of 41 logs already written" in again.stderr
+    rows = read_rows(output)
+    assert sorted(row["source"] for row in rows) == find_logs([str(archive)])
+    assert len(rows) == 41  # nothing twice
+
+
+def test_convert_resumes_jsonl_and_cuts_a_half_written_line(archive: Path, tmp_path: Path) -> None:
+    output = tmp_path / "out.jsonl"
+    logs = sorted(map(str, archive.glob("*.jsonl")))
+    first = _installed_script("convert", *logs[:5], "-o", str(output))
+    assert first.returncode == 0, first.stderr
+    with output.open("a") as file:
+        file.write('{"source": "' + logs[5] + '", "messages": [')  # a stopped run's last line
+    again = _installed_script("convert", *logs, "--resume", "-o", str(output))
+    assert "5 of" in again.stderr
+    written = [json.loads(line) for line in output.read_text().splitlines()]
+    assert again.returncode == 1  # the empty log failed again; everything else is there
+    converted = [log for log in logs if not log.endswith("zz-empty.jsonl")]
+    assert [w["source"] for w in written] == converted  # the first five kept, the rest added
+
+
+def test_parquet_needs_an_output_and_a_row_target(archive: Path) -> None:
+    no_output = _installed_script("convert", str(archive), "--format", "parquet")
+    assert no_output.returncode == 2
+    assert "name one with -o" in no_output.stderr
+    wrong = _installed_script("convert", str(archive), "--format", "parquet", "--to", "inspect")
+    assert wrong.returncode == 2
+    assert "agui, openai, ragas" in wrong.stderr
