@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from itertools import islice
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
 from .collector import fold
@@ -24,7 +24,7 @@ from .diagnostics import DECODE_CODES, ProtocolError
 from .limits import Limits
 from .model import Transcript
 from .readers import read_events
-from .recording import RunInputError, read_run_input
+from .recording import RunInputError, parse_run_input, read_run_input, run_input_path
 
 __all__ = [
     "LOG_SUFFIXES",
@@ -35,6 +35,7 @@ __all__ = [
     "available_cores",
     "find_logs",
     "fold_log",
+    "is_uri",
     "map_logs",
 ]
 
@@ -61,7 +62,9 @@ class RejectedLog(LogError):
 def find_logs(paths: Sequence[str], notes: list[str] | None = None) -> list[str]:
     """Files named, and the logs inside directories named, in a stable order.
 
-    In a directory (files named on the command line are always read):
+    A path is a local path, ``-`` (stdin), or a URI that ``pyarrow.fs`` reads
+    (``s3://bucket/runs/``, ``gs://...``, ``file:///...``; the ``dataset`` extra). In a
+    directory (files named are always read):
 
     - ``NAME.input.json`` and any other ``NAME.WORD.json`` beside a log ``NAME.*`` are
       that log's sidecars, never logs;
@@ -73,44 +76,73 @@ def find_logs(paths: Sequence[str], notes: list[str] | None = None) -> list[str]
     What is skipped, and why, is appended to ``notes``.
     """
     found: list[str] = []
+    kept = notes if notes is not None else []
     for raw in paths:
-        path = Path(raw)
-        if raw != "-" and path.is_dir():
-            found += _logs_in(path, notes if notes is not None else [])
+        if is_uri(raw):
+            found += _Remote(raw).logs(kept)
+        elif raw != "-" and Path(raw).is_dir():
+            local = sorted(p for p in Path(raw).rglob("*") if p.is_file())
+            found += _choose([str(p) for p in local], _read_local_head, kept)
         else:
             found.append(raw)
     return found
 
 
-def _logs_in(folder: Path, notes: list[str]) -> list[str]:
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in LOG_SUFFIXES)
-    stems = {(p.parent, p.name[: -len(p.suffix)]) for p in files}
-    chosen: dict[tuple[Path, str], Path] = {}
-    for path in files:
-        stem = path.name[: -len(path.suffix)]
+def is_uri(source: str) -> bool:
+    """Whether ``source`` names a file system by scheme (``s3://``, ``file://``...)."""
+    scheme, sep, _ = source.partition("://")
+    return bool(sep) and scheme.isidentifier()
+
+
+def _choose(
+    files: list[str], read_head: Callable[[str], tuple[bytes, bool]], notes: list[str]
+) -> list[str]:
+    """The logs among ``files`` (full names, ``/``-separated past any scheme)."""
+
+    def split(name: str) -> tuple[str, str, str]:
+        folder, _, base = name.rpartition("/") if "/" in name else ("", "", name)
+        if os.sep != "/" and not is_uri(name):
+            folder, base = os.path.split(name)
+        stem, dot, suffix = base.rpartition(".")
+        return folder, stem, dot + suffix
+
+    parts = [(name, *split(name)) for name in sorted(files, key=_path_order)]
+    parts = [part for part in parts if part[3] in LOG_SUFFIXES and part[2]]
+    stems = {(folder, stem) for _, folder, stem, _ in parts}
+    chosen: dict[tuple[str, str], tuple[str, str]] = {}
+    for name, folder, stem, suffix in parts:
         owner = stem.rpartition(".")[0]
-        if path.suffix == ".json" and owner and (path.parent, owner) in stems:
+        if suffix == ".json" and owner and (folder, owner) in stems:
             continue  # NAME.input.json, NAME.meta.json...: a sidecar of NAME's log
-        if path.suffix == ".json" and not _holds_events(path):
-            notes.append(f"{path}: skipped, not a log (no events in it)")
+        if suffix == ".json" and not _holds_events(read_head, name):
+            notes.append(f"{name}: skipped, not a log (no events in it)")
             continue
-        key = (path.parent, stem)
+        key = (folder, stem)
         other = chosen.get(key)
-        if other is None or LOG_SUFFIXES.index(path.suffix) < LOG_SUFFIXES.index(other.suffix):
+        if other is None or LOG_SUFFIXES.index(suffix) < LOG_SUFFIXES.index(other[1]):
             if other is not None:
-                notes.append(f"{other}: skipped, the same run as {path}")
-            chosen[key] = path
+                notes.append(f"{other[0]}: skipped, the same run as {name}")
+            chosen[key] = (name, suffix)
         else:
-            notes.append(f"{path}: skipped, the same run as {other}")
-    return [str(p) for p in sorted(chosen.values())]
+            notes.append(f"{name}: skipped, the same run as {other[0]}")
+    return sorted((name for name, _ in chosen.values()), key=_path_order)
 
 
-def _holds_events(path: Path) -> bool:
+def _path_order(name: str) -> list[str]:
+    """Sort as paths do, folder by folder (``a/b`` before ``a-b/c``)."""
+    return name.replace(os.sep, "/").split("/")
+
+
+def _read_local_head(name: str) -> tuple[bytes, bool]:
+    with open(name, "rb") as file:
+        head = file.read(1 << 20)
+        return head, not file.read(1)
+
+
+def _holds_events(read_head: Callable[[str], tuple[bytes, bool]], name: str) -> bool:
     """Whether a ``.json`` file reads as events: an array, or an event or event holder."""
     try:
-        with path.open("rb") as file:
-            head = file.read(1 << 20)
-            whole = not file.read(1)
+        head, whole = read_head(name)
     except OSError:
         return True  # let reading it report the error
     head = head.lstrip()
@@ -127,6 +159,72 @@ def _holds_events(path: Path) -> bool:
     return any(key in head[:4096] for key in (b'"type"', b'"stream"', b'"events"'))
 
 
+class _Remote:
+    """A URI's file system (``pyarrow.fs``): listing, opening, and the run inputs."""
+
+    def __init__(self, uri: str) -> None:
+        try:
+            from pyarrow import fs
+        except ImportError:
+            raise UnreadableLog(
+                f"{uri}: reading URIs needs pyarrow: pip install 'agui-transcripts[dataset]'"
+            ) from None
+        self.fs_module = fs
+        self.uri = uri
+        self.scheme = uri[: uri.index("://") + 3]
+        try:
+            self.filesystem, self.path = fs.FileSystem.from_uri(uri)
+        except (OSError, ValueError) as error:  # unknown scheme, bad bucket name...
+            raise UnreadableLog(f"{uri}: {error}") from None
+
+    def name(self, path: str) -> str:
+        """The URI of a path on this file system (``file://`` + ``/tmp/x``)."""
+        return self.scheme + path
+
+    def kind(self) -> Any:
+        return self.filesystem.get_file_info(self.path).type
+
+    def logs(self, notes: list[str]) -> list[str]:
+        if self.kind() != self.fs_module.FileType.Directory:
+            return [self.uri]
+        selector = self.fs_module.FileSelector(self.path, recursive=True)
+        infos = self.filesystem.get_file_info(selector)
+        files = sorted(self.name(i.path) for i in infos if i.type == self.fs_module.FileType.File)
+        return _choose(files, self._read_head, notes)
+
+    def _read_head(self, name: str) -> tuple[bytes, bool]:
+        with self.filesystem.open_input_stream(self.path_of(name)) as file:
+            head = file.read(1 << 20)
+            return head, not file.read(1)
+
+    def path_of(self, name: str) -> str:
+        return name[len(self.scheme) :]
+
+    def open(self) -> Any:
+        kind = self.kind()
+        if kind == self.fs_module.FileType.NotFound:
+            raise UnreadableLog(f"{self.uri}: no such file")
+        if kind != self.fs_module.FileType.File:
+            raise UnreadableLog(f"{self.uri}: not a regular file")
+        return self.filesystem.open_input_stream(self.path)
+
+    def run_input(self) -> Any:
+        sidecar = self.name(str(run_input_path(PurePosixPath(self.path))))
+        try:
+            with self.filesystem.open_input_stream(self.path_of(sidecar)) as file:
+                data = file.read()
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise UnreadableLog(f"{sidecar}: the run inputs cannot be read: {error}") from None
+        try:
+            return parse_run_input(data.decode("utf-8"), sidecar)
+        except UnicodeDecodeError as error:
+            raise UnreadableLog(f"{sidecar}: the run inputs cannot be read: {error}") from None
+        except RunInputError as error:
+            raise UnreadableLog(str(error)) from None
+
+
 def _run_input(source: str) -> Any:
     if source == "-":
         return None
@@ -140,10 +238,15 @@ def _run_input(source: str) -> Any:
 def fold_log(
     source: str, *, strict: bool = False, limits: Limits | None = None
 ) -> tuple[Transcript, int]:
-    """The transcript of one log (``-`` is stdin) with its run inputs, and its event count.
+    """The transcript of one log with its run inputs, and its event count.
 
-    Raises :class:`EmptyLog`, :class:`UnreadableLog` or (strict) :class:`RejectedLog`.
+    ``source`` is a path, ``-`` (stdin) or a URI (see :func:`find_logs`). Raises
+    :class:`EmptyLog`, :class:`UnreadableLog` or (strict) :class:`RejectedLog`.
     """
+    if is_uri(source):
+        remote = _Remote(source)
+        with remote.open() as file:
+            return _fold_opened(source, file, remote.run_input(), strict, limits)
     # stdin is read as it streams, in bounded blocks, like a file (never whole).
     data: Any = sys.stdin.buffer if source == "-" else Path(source)
     if source != "-" and not data.exists():
@@ -152,9 +255,15 @@ def fold_log(
         # A device or a pipe named on the command line can stream forever (/dev/zero);
         # a log is a file (stdin, "-", is the way to pipe one in).
         raise UnreadableLog(f"{source}: not a regular file (pipe a stream in as '-')")
+    return _fold_opened(source, data, _run_input(source), strict, limits)
+
+
+def _fold_opened(
+    source: str, data: Any, run_input: Any, strict: bool, limits: Limits | None
+) -> tuple[Transcript, int]:
     stream = read_events(data, strict=strict, limits=limits)
     try:
-        transcript = fold(stream, run_input=_run_input(source), strict=strict)  # as fold(path)
+        transcript = fold(stream, run_input=run_input, strict=strict)  # as fold(path)
     except ProtocolError as error:
         raise RejectedLog(f"{source}: {error}") from error
     except OSError as error:

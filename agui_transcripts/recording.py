@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RunInputError", "read_run_input", "run_input_path"]
+__all__ = ["RunInputError", "parse_run_input", "read_run_input", "run_input_path"]
 
 
 class RunInputError(ValueError):
@@ -39,6 +39,15 @@ def read_run_input(log: str | os.PathLike[str]) -> Any:
         return None
     except (OSError, UnicodeDecodeError) as error:
         raise RunInputError(f"{sidecar}: the run inputs cannot be read: {error}") from None
+    return parse_run_input(text, str(sidecar))
+
+
+def parse_run_input(text: str, name: str) -> Any:
+    """Run inputs from the text of a ``NAME.input.json`` (``name`` says where, in errors).
+
+    Raises :class:`RunInputError` as :func:`read_run_input` does.
+    """
+    sidecar = name
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as error:

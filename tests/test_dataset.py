@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from agui_transcripts import Transcript, fold
+from agui_transcripts.adapters.agui import to_dicts
 from agui_transcripts.arrow import (
     parquet_sources,
     read_rows,
@@ -81,10 +82,14 @@ def test_a_row_says_what_its_transcript_says(source: str) -> None:
     # The conversation is the ordered projection, message for message.
     ordered = transcript.ordered()
     assert [(m["id"], m["role"]) for m in row["messages"]] == [(m.id, m.role) for m in ordered]
-    for got, message in zip(row["messages"], ordered, strict=True):
-        if isinstance(message.content, str):
-            assert got["content"] == message.content
+    wire = to_dicts(transcript, ordered=True)
+    for got, message, sent in zip(row["messages"], ordered, wire, strict=True):
+        content = getattr(message, "content", None)
+        if isinstance(content, str):
+            assert got["content"] == content
             assert got["content_json"] is None
+        elif content is not None:  # parts, an activity's object: their JSON text
+            assert json.loads(got["content_json"]) == sent["content"]
         if isinstance(message, AssistantMessage):
             calls = [(c.id, c.name, c.arguments) for c in message.tool_calls or ()]
             assert [(c["id"], c["name"], c["arguments"]) for c in got["tool_calls"]] == calls

@@ -1,0 +1,80 @@
+"""The archive-to-Parquet conversion on Ray Data, for archives that outgrow one machine.
+
+A thin shell over the per-log function every batch path uses
+(:func:`agui_transcripts.rows.log_row`): Ray hands the logs out to tasks, each task
+folds its logs one at a time into rows of :func:`agui_transcripts.arrow.row_schema`, and
+Ray writes them as Parquet. Logs are local paths or URIs that ``pyarrow.fs`` reads
+(``s3://``, ``gs://``, ``abfs://``, ``file://``), found by the same folder rules as the
+command line. A task holds one log's transcript and its batch of rows at a time, so its
+memory does not grow with the archive; ``memory_per_task`` tells Ray's scheduler so.
+Needs the ``ray`` extra. ``docs/dataset.md`` has the cluster recipe.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from .arrow import to_table
+from .limits import Limits
+from .logs import find_logs
+from .projection import Subagents
+from .rows import ROW_TARGETS, log_row
+
+__all__ = ["convert_with_ray"]
+
+HINT = "the Ray pipeline needs Ray Data: pip install 'agui-transcripts[ray]'"
+
+
+def convert_with_ray(
+    paths: Sequence[str],
+    output: str | os.PathLike[str],
+    *,
+    target: str = "openai",
+    subagents: Subagents = "inline",
+    strict: bool = False,
+    limits: Limits | None = None,
+    logs_per_task: int = 32,
+    memory_per_task: int | None = None,
+    notes: list[str] | None = None,
+) -> int:
+    """Convert the logs under ``paths`` into Parquet files under ``output``; how many logs.
+
+    ``output`` is a folder (a local path or a URI Ray can write). Rows equal what
+    :func:`~agui_transcripts.rows.log_row` gives for each log, failed logs included; Ray
+    chooses the files' names and the rows' order (sort by ``source`` to compare).
+    Connects to the running Ray instance, or starts a local one, as ``ray.data`` does.
+    What the folder rules skip is appended to ``notes``.
+    """
+    if target not in ROW_TARGETS:
+        raise ValueError(f"rows are written for {', '.join(ROW_TARGETS)}, not {target!r}")
+    try:
+        import ray.data
+    except ImportError as error:
+        raise ImportError(HINT) from error
+    sources = find_logs(paths, notes)
+    if not sources:
+        raise ValueError("no log files found in " + ", ".join(map(str, paths)))
+    options: dict[str, Any] = {
+        "target": target,
+        "subagents": subagents,
+        "strict": strict,
+        "limits": limits,
+    }
+    remote: dict[str, Any] = {} if memory_per_task is None else {"memory": memory_per_task}
+    logs = ray.data.from_items([{"source": source} for source in sources])
+    rows = logs.map_batches(
+        _rows_of_batch,
+        batch_size=logs_per_task,
+        batch_format="pyarrow",
+        fn_kwargs=options,
+        **remote,
+    )
+    rows.write_parquet(os.fspath(output))
+    return len(sources)
+
+
+def _rows_of_batch(batch: Any, **options: Any) -> Any:
+    """One task's work: each log of the batch folded in turn, as one Arrow table."""
+    return to_table(log_row(source, **options) for source in batch.column("source").to_pylist())
