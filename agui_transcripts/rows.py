@@ -17,15 +17,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .limits import Limits
-from .logs import LogError, fold_log
+from .logs import LogError, find_logs, fold_log, map_logs
 from .model import ToolMessage, Transcript
 from .projection import Subagents
 from .targets import render
 
-__all__ = ["ROW_TARGETS", "SCHEMA_VERSION", "failed_row", "log_row", "message_row", "row_of"]
+__all__ = [
+    "ROW_TARGETS",
+    "SCHEMA_VERSION",
+    "failed_row",
+    "log_row",
+    "message_row",
+    "row_of",
+    "rows_of_logs",
+]
 
 #: Bumped whenever a column is added, removed, renamed or changes type.
 SCHEMA_VERSION = "1"
@@ -56,6 +65,36 @@ def log_row(
         return failed_row(source, f"{source}: {error}", target=target)
     except (ValueError, RecursionError) as error:
         return failed_row(source, f"{source}: cannot be converted: {error}", target=target)
+
+
+def rows_of_logs(
+    paths: Sequence[str],
+    *,
+    target: str = "openai",
+    subagents: Subagents = "inline",
+    strict: bool = False,
+    limits: Limits | None = None,
+    jobs: int | None = None,
+    notes: list[str] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The row of every log under ``paths`` (files, folders, URIs), in order, as made.
+
+    Folders are read by the command line's rules (:func:`~agui_transcripts.logs.find_logs`;
+    what they skip goes to ``notes``); ``jobs`` processes fold them (every core when
+    None). Rows stream: pass them to :func:`~agui_transcripts.arrow.write_parquet` and an
+    archive of any size is converted in bounded memory.
+    """
+    _check_target(target)
+    sources = find_logs(paths, notes)
+    yield from map_logs(
+        log_row,
+        sources,
+        jobs=jobs,
+        target=target,
+        subagents=subagents,
+        strict=strict,
+        limits=limits,
+    )
 
 
 def row_of(

@@ -298,3 +298,35 @@ def test_parquet_needs_an_output_and_a_row_target(archive: Path) -> None:
     wrong = _installed_script("convert", str(archive), "--format", "parquet", "--to", "inspect")
     assert wrong.returncode == 2
     assert "agui, openai, ragas" in wrong.stderr
+
+
+def test_uris_are_found_and_read_through_pyarrow_fs(archive: Path) -> None:
+    (archive / "manifest.json").write_text('{"runs": 40}')
+    local_notes: list[str] = []
+    uri_notes: list[str] = []
+    local = find_logs([str(archive)], local_notes)
+    remote = find_logs([archive.as_uri()], uri_notes)
+    assert remote == [Path(source).as_uri() for source in local]
+    assert [note.replace(archive.as_uri(), str(archive)) for note in uri_notes] == local_notes
+    assert any("manifest.json: skipped" in note for note in uri_notes)
+    for path, uri in zip(local, remote, strict=True):
+        by_path, by_uri = log_row(path), log_row(uri)
+        assert by_uri["source"] == uri
+        assert {**by_uri, "source": "", "error": ""} == {**by_path, "source": "", "error": ""}
+    missing = log_row(archive.as_uri() + "/missing.jsonl")
+    assert missing["ok"] is False
+    assert "no such file" in missing["error"]
+
+
+def test_the_progress_line_shows_counts_rate_and_time_left() -> None:
+    import io
+
+    from agui_transcripts.cli import Progress
+
+    progress = Progress(400, io.StringIO())
+    progress.done = 100
+    line = progress.line("runs/a.jsonl", elapsed=20.0)
+    assert "100/400" in line
+    assert "5.0 logs/s" in line
+    assert "ETA 1:00" in line  # 300 logs left at 5 a second
+    assert line.startswith("█" * 6 + "·" * 18)

@@ -61,3 +61,68 @@ def test_failed_rows_raise_or_are_skipped_and_other_targets_are_refused(tmp_path
     assert len(to_evaluation_dataset([good, failed], failed="skip")) == 1
     with pytest.raises(ValueError, match="written for 'openai'"):
         sample_from_row(log_row(LOGS[0], target="openai"))
+
+
+def test_the_archive_to_dataset_example_scores_the_recordings(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    output = tmp_path / "transcripts.parquet"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "archive_to_dataset.py"),
+            str(ROOT / "examples" / "runs"),
+            str(output),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines == [
+        "2 logs -> transcripts.parquet: 2 converted",
+        "  booking-frontend-tool.jsonl: 4 messages, ToolCallF1 1.0",
+        "  pydantic-ai-weather.sse: 5 messages, ToolCallF1 1.0",
+        "mean ToolCallF1: 1.0",
+    ]
+    # The file it wrote is the command line's Parquet output, row for row.
+    cli = tmp_path / "cli.parquet"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agui_transcripts",
+            "convert",
+            str(ROOT / "examples" / "runs"),
+            "--format",
+            "parquet",
+            "--to",
+            "ragas",
+            "-o",
+            str(cli),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    assert read_rows(output) == read_rows(cli)
+
+
+def test_a_missed_call_lowers_the_score(tmp_path: Path) -> None:
+    """The metric sees the conversation: a reference the agent did not call scores < 1."""
+    import asyncio
+
+    from ragas.metrics.collections import ToolCallF1
+
+    row = log_row(str(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"), target="ragas")
+    (sample,) = to_evaluation_dataset(
+        [row],
+        fields=lambda _: {"reference_tool_calls": [{"name": "book_flight", "args": {}}]},
+    )
+    result = asyncio.run(
+        ToolCallF1().ascore(
+            user_input=sample.user_input, reference_tool_calls=sample.reference_tool_calls
+        )
+    )
+    assert float(result.value) == 0.0
