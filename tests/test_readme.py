@@ -151,3 +151,31 @@ def test_the_extras_table_and_install_lines_name_the_packages_extras() -> None:
     lines = re.findall(r'^pip install "agui-transcripts\[([a-z,]+)\]"$', section, re.M)
     assert len(lines) >= 4
     assert {name for line in lines for name in line.split(",")} <= extras
+
+
+def test_the_datasets_command_runs_and_writes_one_row_per_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+    import shutil
+    import subprocess
+
+    from agui_transcripts.arrow import read_rows
+    from agui_transcripts.logs import find_logs
+    from agui_transcripts.rows import log_row
+
+    section = README.split("\n## Datasets\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```text\n(.*?)\n```", section, re.S)
+    assert block is not None
+    command = shlex.split(block[1])
+    assert command[:2] == ["agui-transcripts", "convert"]
+    shutil.copytree(ROOT / "examples" / "runs", tmp_path / "runs")
+    script = shutil.which("agui-transcripts") or "agui-transcripts"
+    done = subprocess.run(
+        [script, *command[1:]], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    rows = read_rows(tmp_path / "rows.parquet")
+    monkeypatch.chdir(tmp_path)  # the rows name their logs as the command found them
+    assert rows == [log_row(source, target="agui") for source in find_logs(["runs/"])]
+    assert [row["ok"] for row in rows] == [True, True]
