@@ -372,18 +372,24 @@ def _resumed_jsonl(output: str, sources: list[str]) -> Iterator[tuple[IO[str], l
                 keep += len(line)
     except FileNotFoundError:
         pass
-    todo = [source for source in sources if source not in done]
-    if done:
-        print(
-            f"note: resuming {output}: {len(sources) - len(todo)} of {len(sources)} "
-            "logs already written",
-            file=sys.stderr,
-        )
+    todo = _not_yet_written(output, sources, done)
     if keep or done:
         with open(output, "r+b") as existing:
             existing.truncate(keep)
     with open(output, "a", encoding="utf-8") as out:
         yield out, todo
+
+
+def _not_yet_written(output: str, sources: list[str], done: set[str]) -> list[str]:
+    """The sources ``output`` lacks, saying how many it already holds."""
+    todo = [source for source in sources if source not in done]
+    if len(todo) < len(sources):
+        print(
+            f"note: resuming {output}: {len(sources) - len(todo)} of {len(sources)} logs "
+            "already written",
+            file=sys.stderr,
+        )
+    return todo
 
 
 def _convert_to_parquet(args: argparse.Namespace) -> int:
@@ -409,13 +415,7 @@ def _convert_to_parquet(args: argparse.Namespace) -> int:
     total = len(sources)
     if args.resume:
         done = parquet_sources(output)
-        sources = [source for source in sources if source not in done]
-        if done:
-            print(
-                f"note: resuming {args.output}: {total - len(sources)} of {total} logs "
-                "already written",
-                file=sys.stderr,
-            )
+        sources = _not_yet_written(args.output, sources, done)
     progress = Progress(len(sources), sys.stderr)
     tally = _Tally(total)
 

@@ -51,3 +51,24 @@ def test_the_runner_prints_a_row_per_shape() -> None:
         line for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line
     ]
     assert [row.split(" | ")[0] for row in rows] == ["| shape", "| mixed", "| tool_loop"]
+
+
+def test_the_archive_runner_converts_a_tiny_archive_each_way(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    from archive import make_archive
+
+    from agui_transcripts.logs import find_logs
+
+    events = make_archive(tmp_path / "archive", 14)
+    logs = find_logs([str(tmp_path / "archive")])
+    assert len(logs) == 14
+    assert events == sum(len(Path(log).read_text().splitlines()) for log in logs)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "archive.py"), "--logs", "14", "--workers", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| 14 ")]
+    assert [row[2] for row in rows] == ["embedded", "pool 2"]
+    assert all(float(row[5].replace(",", "")) > 0 for row in rows)  # events per second
