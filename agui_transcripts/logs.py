@@ -9,6 +9,8 @@ the file, so a batch reports a bad log and goes on.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import multiprocessing.context
 import os
 import sys
 from collections import deque
@@ -307,7 +309,7 @@ def map_logs(
         return
     size = max(1, min(64, len(sources) // (jobs * 8)))
     chunks = (sources[start : start + size] for start in range(0, len(sources), size))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(sources))) as pool:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(sources)), mp_context=_context()) as pool:
         # A bounded window of chunks in flight: finished rows wait for the reader in
         # numbers that do not grow with the archive.
         ahead = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, jobs * 3))
@@ -315,6 +317,16 @@ def map_logs(
             finished = ahead.popleft().result()
             ahead.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
             yield from finished
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Workers forked from a clean server process where the platform has one.
+
+    Forking the caller itself is unsafe once it runs threads (pyarrow's, a notebook's),
+    and Python 3.12 warns of it; a fork server is what Python 3.14 uses by default.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
 
 
 def _each(work: Callable[[str], Result], chunk: Sequence[str]) -> list[Result]:

@@ -330,3 +330,35 @@ def test_the_progress_line_shows_counts_rate_and_time_left() -> None:
     assert "5.0 logs/s" in line
     assert "ETA 1:00" in line  # 300 logs left at 5 a second
     assert line.startswith("█" * 6 + "·" * 18)
+
+
+def test_resume_needs_an_output_it_can_append_to(archive: Path, tmp_path: Path) -> None:
+    no_output = _installed_script("convert", str(archive), "--resume")
+    assert no_output.returncode == 2
+    assert "--resume needs -o" in no_output.stderr
+    array = _installed_script(
+        "convert", str(archive), "--resume", "--format", "json", "-o", str(tmp_path / "a.json")
+    )
+    assert array.returncode == 2
+    assert "--resume needs -o with --format jsonl or parquet" in array.stderr
+    single = tmp_path / "one.parquet"
+    first = _installed_script("convert", str(archive), "--format", "parquet", "-o", str(single))
+    assert first.returncode == 1  # the empty log
+    again = _installed_script(
+        "convert", str(archive), "--format", "parquet", "--resume", "-o", str(single)
+    )
+    assert again.returncode == 2
+    assert "into a folder" in again.stderr
+
+
+def test_folders_use_every_core_by_default_and_give_the_same_output(
+    archive: Path, tmp_path: Path
+) -> None:
+    from agui_transcripts.logs import available_cores
+
+    help_text = _installed_script("convert", "--help").stdout
+    assert f"every core, {available_cores()} here" in " ".join(help_text.split())
+    default = _installed_script("convert", str(archive), "-o", str(tmp_path / "all.jsonl"))
+    one = _installed_script("convert", str(archive), "-j", "1", "-o", str(tmp_path / "one.jsonl"))
+    assert default.returncode == one.returncode == 1
+    assert (tmp_path / "all.jsonl").read_text() == (tmp_path / "one.jsonl").read_text()
