@@ -126,3 +126,33 @@ def test_a_missed_call_lowers_the_score(tmp_path: Path) -> None:
         )
     )
     assert float(result.value) == 0.0
+
+
+# ragas 0.4 deprecates evaluate() and its metric classes for its @experiment API, but
+# ships and documents both; the dataset is what either takes.
+@pytest.mark.filterwarnings("ignore:Importing ToolCallAccuracy from 'ragas.metrics'")
+@pytest.mark.filterwarnings("ignore:a?evaluate\\(\\) is deprecated")
+def test_the_dataset_goes_straight_into_ragas_evaluate(tmp_path: Path) -> None:
+    """``ragas.evaluate`` scores the dataset read back from Parquet (a metric with no LLM)."""
+    from ragas import evaluate
+    from ragas.metrics import ToolCallAccuracy
+
+    runs = str(ROOT / "examples" / "runs")
+    write_parquet((log_row(s, target="ragas") for s in find_logs([runs])), tmp_path / "r.parquet")
+    expected = {
+        "pydantic-ai-weather": [
+            {"name": "get_weather", "args": {"city": "Paris"}},
+            {"name": "show_map", "args": {"city": "Paris", "zoom": 11}},
+        ],
+        "booking-frontend-tool": [{"name": "cancel_booking", "args": {}}],  # not what it did
+    }
+    dataset = to_evaluation_dataset(
+        read_rows(tmp_path / "r.parquet"),
+        fields=lambda row: {
+            "reference_tool_calls": expected[Path(row["source"]).name.rsplit(".", 1)[0]]
+        },
+    )
+    result = evaluate(dataset, metrics=[ToolCallAccuracy()], show_progress=False)
+    names = [Path(source).stem for source in find_logs([runs])]
+    scores = dict(zip(names, result["tool_call_accuracy"], strict=True))
+    assert scores == {"booking-frontend-tool": 0.0, "pydantic-ai-weather": 1.0}
