@@ -88,3 +88,48 @@ def test_architecture_names_real_modules() -> None:
     assert missing == []
     for module in ("chunks", "verify", "reduce", "ownership", "projection"):
         importlib.import_module(f"agui_transcripts.{module}")
+
+
+def _dataset_page_table(heading: str) -> list[list[str]]:
+    text = (ROOT / "docs" / "dataset.md").read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1]
+    rows = []
+    for line in section.splitlines():
+        if line.startswith("| ") and not line.startswith("| ---"):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
+        elif rows and not line.startswith("|"):
+            break
+    return rows[1:]  # past the header
+
+
+def test_dataset_page_lists_every_column_with_its_type() -> None:
+    import pyarrow as pa
+
+    from agui_transcripts.arrow import row_schema
+    from agui_transcripts.rows import SCHEMA_VERSION
+
+    page = (ROOT / "docs" / "dataset.md").read_text(encoding="utf-8")
+    assert f"## The row (schema version {SCHEMA_VERSION})" in page
+    schema = row_schema()
+    documented: list[tuple[str, str]] = []
+    for cells in _dataset_page_table("## The row"):
+        for name in re.findall(r"`([a-z_]+)`", cells[0]):
+            documented.append((name, cells[1].replace("\\<", "<")))
+    assert [name for name, _ in documented] == schema.names
+    plain = {"string": pa.string(), "bool": pa.bool_(), "int64": pa.int64()}
+    for name, kind in documented:
+        field = schema.field(name).type
+        if kind in plain:
+            assert field == plain[kind], name
+        elif kind == "list<string>":
+            assert field == pa.list_(pa.string()), name
+        else:
+            assert pa.types.is_list(field), name
+            assert pa.types.is_struct(field.value_type), name
+    message = schema.field("messages").type.value_type
+    fields = [cells[0].strip("`") for cells in _dataset_page_table("A **message**")]
+    assert fields == message.names
+    call = schema.field("tool_calls").type.value_type
+    listed = re.search(r"A \*\*tool call\*\* is `struct<([^>]+)>`", page.replace("\n", " "))
+    assert listed is not None
+    assert [name.strip() for name in listed[1].split(",")] == call.names

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ragas.dataset_schema import EvaluationDataset, MultiTurnSample
+from ragas.dataset_schema import EvaluationDataset, EvaluationResult, MultiTurnSample
 
 from agui_transcripts.adapters.ragas import build_sample, sample_from_row, to_evaluation_dataset
 from agui_transcripts.arrow import read_rows, write_parquet
@@ -153,6 +153,25 @@ def test_the_dataset_goes_straight_into_ragas_evaluate(tmp_path: Path) -> None:
         },
     )
     result = evaluate(dataset, metrics=[ToolCallAccuracy()], show_progress=False)
+    assert isinstance(result, EvaluationResult)
     names = [Path(source).stem for source in find_logs([runs])]
     scores = dict(zip(names, result["tool_call_accuracy"], strict=True))
     assert scores == {"booking-frontend-tool": 0.0, "pydantic-ai-weather": 1.0}
+
+
+def test_the_dataset_pages_one_machine_code_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+    import shutil
+
+    page = (ROOT / "docs" / "dataset.md").read_text(encoding="utf-8")
+    section = page.split("## On one machine", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    shutil.copytree(ROOT / "examples" / "runs", tmp_path / "runs")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "docs/dataset.md", "exec"), namespace)
+    dataset = namespace["dataset"]
+    assert isinstance(dataset, EvaluationDataset)
+    assert len(dataset) == 2
