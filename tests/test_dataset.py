@@ -253,6 +253,7 @@ def test_convert_writes_parquet_rows_equal_to_the_library_rows(
     assert done.returncode == 1  # the empty log failed, and is a row saying so
     assert "zz-empty.jsonl: empty log" in done.stderr
     assert "41 files" in done.stderr.splitlines()[-1]
+    assert "\r" not in done.stderr  # no progress line when stderr is not a terminal
     rows = read_rows(output)
     expected = [log_row(source, target="agui") for source in find_logs([str(archive)])]
     assert rows == expected
