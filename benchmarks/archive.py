@@ -1,6 +1,7 @@
 """Archive to Parquet: one process, the command line's process pool, and Ray Data.
 
-    python benchmarks/archive.py --logs 10000,40000 --workers 1,2 [--ray] [--big 1000000]
+    python benchmarks/archive.py --logs 10000,40000 --workers 1,2 [--modes embedded,pool,ray]
+        [--big 1000000]
 
 Generates an archive of JSONL logs (the benchmark shapes in turn, at sizes from 20 to
 2,500 events: mixed, a few thousand at most) and converts it to Parquet rows
@@ -11,7 +12,7 @@ Generates an archive of JSONL logs (the benchmark shapes in turn, at sizes from 
 - **ray N**: ``convert_with_ray`` on a local instance started with ``num_cpus=N``.
 
 It prints logs/s, events/s, the driver's peak RSS and the largest worker's peak RSS
-(VmHWM: for the pool its largest child, for Ray its largest worker process), so memory
+(VmHWM, sampled from ``/proc`` while the workers live), so memory
 per worker can be compared as the archive grows. ``--big N`` also converts one N-event
 log through the dataset path and reports its peak. No test asserts a timing; the
 runner itself is tested at a tiny size in ``tests/test_benchmarks.py``.
@@ -22,12 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,53 @@ def _peak_kib(pid: str = "self") -> int:
     return 0
 
 
+class PeakSampler:
+    """The largest peak RSS (VmHWM) among this process's descendants, sampled as they run.
+
+    Pool workers fork from a fork server and Ray's from its raylet, so neither is a
+    child this process waits for; their peaks are read from ``/proc`` while they live.
+    """
+
+    def __init__(self, keep: Callable[[str], bool] = lambda pid: True) -> None:
+        self.keep = keep
+        self.peaks: dict[str, int] = {}
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopped.wait(0.2):
+            self.sample()
+
+    def sample(self) -> None:
+        for pid in _descendants(os.getpid()):
+            if self.keep(pid):
+                self.peaks[pid] = max(self.peaks.get(pid, 0), _peak_kib(pid))
+
+    def stop(self) -> int:
+        self.sample()
+        self.stopped.set()
+        self.thread.join()
+        return max(self.peaks.values(), default=0)
+
+
+def _descendants(root: int) -> list[str]:
+    parents: dict[str, str] = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            parents[pid] = stat.rsplit(")", 1)[1].split()[1]
+    found, frontier = [], [str(root)]
+    while frontier:
+        children = [pid for pid, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
 def measure(mode: str, workers: int, archive: str, output: str) -> dict[str, Any]:
     """Run one conversion in this (fresh) process; what it took."""
     start = time.perf_counter()
@@ -82,24 +131,24 @@ def measure(mode: str, workers: int, archive: str, output: str) -> dict[str, Any
     elif mode == "pool":
         from agui_transcripts.cli import main
 
+        sampler = PeakSampler()
         code = main(["convert", archive, "--to", "openai", "--format", "parquet",
                      "-j", str(workers), "-o", output])  # fmt: skip
         if code not in (0, 1):
             raise SystemExit(f"convert exited {code}")
         # -j 1 converts in this process: its one worker is the driver.
-        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        worker_kib = children if workers > 1 else _peak_kib()
+        worker_kib = sampler.stop() if workers > 1 else _peak_kib()
     else:
         import ray
 
         from agui_transcripts.distributed import convert_with_ray
 
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        sampler = PeakSampler(keep=_is_ray_worker)
         start = time.perf_counter()  # the instance's start-up is not the conversion
         convert_with_ray([archive], output, logs_per_task=64)
         elapsed = time.perf_counter() - start
-        ray_workers = [pid for pid in os.listdir("/proc") if pid.isdigit() and _is_ray_worker(pid)]
-        worker_kib = max((_peak_kib(pid) for pid in ray_workers), default=0)
+        worker_kib = sampler.stop()
         ray.shutdown()
         return {"seconds": elapsed, "driver_kib": _peak_kib(), "worker_kib": worker_kib}
     return {
@@ -134,7 +183,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", default="10000", help="archive sizes, comma-separated")
     parser.add_argument("--workers", default="1,2", help="worker counts for pool and Ray")
-    parser.add_argument("--ray", action="store_true", help="also run Ray Data")
+    parser.add_argument(
+        "--modes", default="embedded,pool", help="of embedded, pool, ray (comma-separated)"
+    )
     parser.add_argument("--big", type=int, default=0, help="events of one large log")
     parser.add_argument("--measure", nargs=4, help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -143,9 +194,9 @@ def main() -> int:
         print(json.dumps(measure(mode, int(workers), archive, output)))
         return 0
     workers = [int(n) for n in options.workers.split(",")]
-    modes = [("embedded", 1)] + [("pool", n) for n in workers]
-    if options.ray:
-        modes += [("ray", n) for n in workers]
+    chosen = options.modes.split(",")
+    modes = [("embedded", 1)] if "embedded" in chosen else []
+    modes += [(mode, n) for mode in ("pool", "ray") if mode in chosen for n in workers]
     print("| logs | events | mode | s | logs/s | events/s | driver peak MB | worker peak MB |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as scratch:
