@@ -76,6 +76,7 @@ def row_schema() -> pa.Schema:
         [
             ("schema_version", text),
             ("source", text),
+            ("run_index", pa.int64()),
             ("ok", pa.bool_()),
             ("error", text),
             ("thread_id", text),

@@ -262,6 +262,8 @@ def _expanded(paths: Sequence[str]) -> list[str]:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    if args.per != "log" and args.format != "parquet":
+        raise CLIError("--per run writes dataset rows: use it with --format parquet")
     if args.format == "parquet":
         from .rows import ROW_TARGETS
 
@@ -392,9 +394,29 @@ def _not_yet_written(output: str, sources: list[str], done: set[str]) -> list[st
     return todo
 
 
+def _tallied(
+    rows: list[dict[str, Any]], tally: _Tally, progress: Progress
+) -> Iterator[dict[str, Any]]:
+    """A log's rows, counted once for the summary: its last row is the whole log."""
+    last = rows[-1]
+    if not last["ok"]:
+        tally.failures += 1
+        progress.close()
+        print(f"error: {last['error']}", file=sys.stderr)
+    else:
+        tally.events += last["events"]
+        tally.messages += len(last["messages"])
+        tally.codes.update({d["code"]: d["count"] for d in last["diagnostics"]})
+        if last["truncated"]:
+            tally.truncated += 1
+            progress.close()
+            _report_truncated(last["source"])
+    yield from rows
+
+
 def _convert_to_parquet(args: argparse.Namespace) -> int:
     from .arrow import parquet_sources, write_parquet
-    from .rows import log_row
+    from .rows import log_rows
 
     if not args.output:
         raise CLIError("--format parquet writes files: name one with -o (a folder for parts)")
@@ -420,30 +442,18 @@ def _convert_to_parquet(args: argparse.Namespace) -> int:
     tally = _Tally(total)
 
     def counted() -> Iterator[dict[str, Any]]:
-        rows = map_logs(
-            log_row,
+        for rows in map_logs(
+            log_rows,
             sources,
             jobs=args.jobs,
+            per=args.per,
             target=args.to,
             subagents=args.subagents,
             strict=args.strict,
             limits=args.limits,
-        )
-        for row in rows:
-            progress.step(row["source"])
-            if not row["ok"]:
-                tally.failures += 1
-                progress.close()
-                print(f"error: {row['error']}", file=sys.stderr)
-            else:
-                tally.events += row["events"]
-                tally.messages += len(row["messages"])
-                tally.codes.update({d["code"]: d["count"] for d in row["diagnostics"]})
-                if row["truncated"]:
-                    tally.truncated += 1
-                    progress.close()
-                    _report_truncated(row["source"])
-            yield row
+        ):
+            progress.step(rows[0]["source"])
+            yield from _tallied(rows, tally, progress)
 
     try:
         write_parquet(counted(), output, rows_per_file=args.rows_per_file if parts else None)
@@ -654,6 +664,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume",
         action="store_true",
         help="keep what -o already holds and convert only the logs it lacks",
+    )
+    convert.add_argument(
+        "--per",
+        choices=("log", "run"),
+        default="log",
+        help="parquet: one row per log, or one per run (the conversation as it stood when "
+        "the run ended) (default: %(default)s)",
     )
     convert.add_argument(
         "--rows-per-file",

@@ -1,7 +1,7 @@
 """The archive-to-Parquet conversion on Ray Data, for archives that outgrow one machine.
 
 A thin shell over the per-log function every batch path uses
-(:func:`agui_transcripts.rows.log_row`): Ray hands the logs out to tasks, each task
+(:func:`agui_transcripts.rows.log_rows`): Ray hands the logs out to tasks, each task
 folds its logs one at a time into rows of :func:`agui_transcripts.arrow.row_schema`, and
 Ray writes them as Parquet. Logs are local paths or URIs that ``pyarrow.fs`` reads
 (``s3://``, ``gs://``, ``abfs://``, ``file://``), found by the same folder rules as the
@@ -20,7 +20,7 @@ from .arrow import to_table
 from .limits import Limits
 from .logs import find_logs
 from .projection import Subagents
-from .rows import ROW_TARGETS, log_row
+from .rows import ROW_TARGETS, Per, log_rows
 
 __all__ = ["convert_with_ray"]
 
@@ -35,6 +35,7 @@ def convert_with_ray(
     subagents: Subagents = "inline",
     strict: bool = False,
     limits: Limits | None = None,
+    per: Per = "log",
     logs_per_task: int = 32,
     memory_per_task: int | None = None,
     notes: list[str] | None = None,
@@ -42,7 +43,8 @@ def convert_with_ray(
     """Convert the logs under ``paths`` into Parquet files under ``output``; how many logs.
 
     ``output`` is a folder (a local path or a URI Ray can write). Rows equal what
-    :func:`~agui_transcripts.rows.log_row` gives for each log, failed logs included; Ray
+    :func:`~agui_transcripts.rows.log_rows` gives for each log (``per`` log or run),
+    failed logs included; Ray
     chooses the files' names and the rows' order (sort by ``source`` to compare).
     Connects to the running Ray instance, or starts a local one, as ``ray.data`` does.
     What the folder rules skip is appended to ``notes``.
@@ -57,6 +59,7 @@ def convert_with_ray(
     if not sources:
         raise ValueError("no log files found in " + ", ".join(map(str, paths)))
     options: dict[str, Any] = {
+        "per": per,
         "target": target,
         "subagents": subagents,
         "strict": strict,
@@ -77,4 +80,5 @@ def convert_with_ray(
 
 def _rows_of_batch(batch: Any, **options: Any) -> Any:
     """One task's work: each log of the batch folded in turn, as one Arrow table."""
-    return to_table(log_row(source, **options) for source in batch.column("source").to_pylist())
+    sources = batch.column("source").to_pylist()
+    return to_table(row for source in sources for row in log_rows(source, **options))

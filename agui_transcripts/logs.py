@@ -21,11 +21,11 @@ from itertools import islice
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
-from .collector import fold
+from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
 from .limits import Limits
 from .model import Transcript
-from .readers import read_events
+from .readers import EventStream, read_events
 from .recording import RunInputError, parse_run_input, read_run_input, run_input_path
 
 __all__ = [
@@ -237,18 +237,29 @@ def _run_input(source: str) -> Any:
         raise UnreadableLog(str(error)) from None
 
 
+#: Called at each run's terminal event with the transcript so far and the events read.
+RunEnd = Callable[[Transcript, int], None]
+
+
 def fold_log(
-    source: str, *, strict: bool = False, limits: Limits | None = None
+    source: str,
+    *,
+    strict: bool = False,
+    limits: Limits | None = None,
+    at_run_end: RunEnd | None = None,
 ) -> tuple[Transcript, int]:
     """The transcript of one log with its run inputs, and its event count.
 
     ``source`` is a path, ``-`` (stdin) or a URI (see :func:`find_logs`). Raises
     :class:`EmptyLog`, :class:`UnreadableLog` or (strict) :class:`RejectedLog`.
+    ``at_run_end(transcript, events)`` sees the conversation as it stood at the end of
+    each run (RUN_FINISHED or RUN_ERROR): what a client held then, with the diagnostics
+    so far.
     """
     if is_uri(source):
         remote = _Remote(source)
         with remote.open() as file:
-            return _fold_opened(source, file, remote.run_input(), strict, limits)
+            return _fold_opened(source, file, remote.run_input(), strict, limits, at_run_end)
     # stdin is read as it streams, in bounded blocks, like a file (never whole).
     data: Any = sys.stdin.buffer if source == "-" else Path(source)
     if source != "-" and not data.exists():
@@ -257,15 +268,23 @@ def fold_log(
         # A device or a pipe named on the command line can stream forever (/dev/zero);
         # a log is a file (stdin, "-", is the way to pipe one in).
         raise UnreadableLog(f"{source}: not a regular file (pipe a stream in as '-')")
-    return _fold_opened(source, data, _run_input(source), strict, limits)
+    return _fold_opened(source, data, _run_input(source), strict, limits, at_run_end)
 
 
 def _fold_opened(
-    source: str, data: Any, run_input: Any, strict: bool, limits: Limits | None
+    source: str,
+    data: Any,
+    run_input: Any,
+    strict: bool,
+    limits: Limits | None,
+    at_run_end: RunEnd | None = None,
 ) -> tuple[Transcript, int]:
     stream = read_events(data, strict=strict, limits=limits)
     try:
-        transcript = fold(stream, run_input=run_input, strict=strict)  # as fold(path)
+        if at_run_end is None:
+            transcript = fold(stream, run_input=run_input, strict=strict)  # as fold(path)
+        else:
+            transcript = _fold_watching_runs(stream, run_input, strict, at_run_end)
     except ProtocolError as error:
         raise RejectedLog(f"{source}: {error}") from error
     except OSError as error:
@@ -279,6 +298,20 @@ def _fold_opened(
         where = f" (line {first.line})" if first.line is not None else ""
         raise UnreadableLog(f"{source}: no AG-UI event could be read{where}: {first.message}")
     return transcript, items
+
+
+def _fold_watching_runs(
+    stream: EventStream, run_input: Any, strict: bool, at_run_end: RunEnd
+) -> Transcript:
+    """:func:`fold`'s loop, showing ``at_run_end`` the transcript at each run's end."""
+    collector = reading_collector(
+        stream.reader, run_input=run_input, client_tools=None, strict=strict
+    )
+    for index, event in stream.indexed():
+        collector.feed_canonical(event, index)
+        if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
+            at_run_end(collector.transcript, stream.reader.intake.count)
+    return collector.close()
 
 
 def available_cores() -> int:

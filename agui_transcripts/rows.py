@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from .limits import Limits
 from .logs import LogError, find_logs, fold_log, map_logs
@@ -31,6 +31,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "failed_row",
     "log_row",
+    "log_rows",
     "message_row",
     "row_of",
     "rows_of_logs",
@@ -38,6 +39,8 @@ __all__ = [
 
 #: Bumped whenever a column is added, removed, renamed or changes type.
 SCHEMA_VERSION = "1"
+#: One row per log, or one per run of each log.
+Per = Literal["log", "run"]
 #: The targets a row's ``messages`` can be written for.
 ROW_TARGETS = ("agui", "openai", "ragas")
 
@@ -67,6 +70,47 @@ def log_row(
         return failed_row(source, f"{source}: cannot be converted: {error}", target=target)
 
 
+def log_rows(
+    source: str,
+    *,
+    per: Per = "log",
+    target: str = "openai",
+    subagents: Subagents = "inline",
+    strict: bool = False,
+    limits: Limits | None = None,
+) -> list[dict[str, Any]]:
+    """The rows of one log: its one row (``per="log"``), or one row per run.
+
+    A run's row is the conversation as it stood when that run ended (what a client held
+    then: earlier runs included, its own pending calls still pending), with
+    ``run_index`` saying which run; a run the log cuts off gets the row of the whole
+    log. A log that gives no transcript gives its one failed row either way.
+    """
+    if per == "log":
+        return [log_row(source, target=target, subagents=subagents, strict=strict, limits=limits)]
+    _check_target(target)
+    rows: list[dict[str, Any]] = []
+
+    def ended(transcript: Transcript, events: int) -> None:
+        row = row_of(transcript, source=source, events=events, target=target, subagents=subagents)
+        rows.append(dict(row, run_index=len(transcript.runs) - 1))
+
+    try:
+        transcript, events = fold_log(source, strict=strict, limits=limits, at_run_end=ended)
+        if not rows or transcript.runs[-1].outcome == "truncated":
+            last = row_of(
+                transcript, source=source, events=events, target=target, subagents=subagents
+            )
+            rows.append(dict(last, run_index=len(transcript.runs) - 1 if transcript.runs else None))
+        return rows
+    except LogError as error:
+        return [failed_row(source, str(error), target=target)]
+    except ImportError as error:
+        return [failed_row(source, f"{source}: {error}", target=target)]
+    except (ValueError, RecursionError) as error:
+        return [failed_row(source, f"{source}: cannot be converted: {error}", target=target)]
+
+
 def rows_of_logs(
     paths: Sequence[str],
     *,
@@ -76,25 +120,29 @@ def rows_of_logs(
     limits: Limits | None = None,
     jobs: int | None = None,
     notes: list[str] | None = None,
+    per: Per = "log",
 ) -> Iterator[dict[str, Any]]:
     """The row of every log under ``paths`` (files, folders, URIs), in order, as made.
 
     Folders are read by the command line's rules (:func:`~agui_transcripts.logs.find_logs`;
     what they skip goes to ``notes``); ``jobs`` processes fold them (every core when
     None). Rows stream: pass them to :func:`~agui_transcripts.arrow.write_parquet` and an
-    archive of any size is converted in bounded memory.
+    archive of any size is converted in bounded memory. ``per="run"`` gives a row per
+    run (:func:`log_rows`).
     """
     _check_target(target)
     sources = find_logs(paths, notes)
-    yield from map_logs(
-        log_row,
+    for rows in map_logs(
+        log_rows,
         sources,
         jobs=jobs,
+        per=per,
         target=target,
         subagents=subagents,
         strict=strict,
         limits=limits,
-    )
+    ):
+        yield from rows
 
 
 def row_of(
@@ -113,6 +161,7 @@ def row_of(
     return {
         "schema_version": SCHEMA_VERSION,
         "source": source,
+        "run_index": None,
         "ok": True,
         "error": None,
         "thread_id": transcript.thread_id,
@@ -139,6 +188,7 @@ def failed_row(source: str, error: str, *, target: str = "openai") -> dict[str, 
     return {
         "schema_version": SCHEMA_VERSION,
         "source": source,
+        "run_index": None,
         "ok": False,
         "error": error,
         "thread_id": None,

@@ -30,7 +30,7 @@ from agui_transcripts.arrow import (
 )
 from agui_transcripts.logs import find_logs, fold_log
 from agui_transcripts.model import AssistantMessage, ToolMessage
-from agui_transcripts.rows import ROW_TARGETS, SCHEMA_VERSION, log_row, row_of
+from agui_transcripts.rows import ROW_TARGETS, SCHEMA_VERSION, log_row, log_rows, row_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -363,3 +363,84 @@ def test_folders_use_every_core_by_default_and_give_the_same_output(
     one = _installed_script("convert", str(archive), "-j", "1", "-o", str(tmp_path / "one.jsonl"))
     assert default.returncode == one.returncode == 1
     assert (tmp_path / "all.jsonl").read_text() == (tmp_path / "one.jsonl").read_text()
+
+
+# -- rows per run -------------------------------------------------------------------------------
+
+
+def _cut_after_run(source: str, runs: int, tmp_path: Path) -> Path:
+    """A copy of the log that stops at the end of its ``runs``-th run, with its inputs."""
+    from agui_transcripts import read_events, read_run_input
+
+    kept, ended = [], 0
+    for event in read_events(source):
+        kept.append(event)
+        if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
+            ended += 1
+            if ended == runs:
+                break
+    cut = tmp_path / f"cut-{runs}.jsonl"
+    cut.write_text("".join(json.dumps(event) + "\n" for event in kept))
+    inputs = read_run_input(source)
+    if inputs is not None:
+        listed = inputs if isinstance(inputs, list) else [inputs]
+        cut.with_name(f"cut-{runs}.input.json").write_text(json.dumps(listed[:runs]))
+    return cut
+
+
+def _same_but_source(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return {**a, "source": "", "run_index": None} == {**b, "source": "", "run_index": None}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        str(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"),
+        str(ROOT / "examples" / "runs" / "booking-frontend-tool.jsonl"),
+        *[s for s in CORPUS if "history" in s or "recordings" in s][:12],
+    ],
+    ids=lambda s: Path(s).name,
+)
+def test_a_run_row_is_the_row_of_the_log_cut_at_that_run(source: str, tmp_path: Path) -> None:
+    rows = log_rows(source, per="run", target="agui")
+    transcript, _ = fold_log(source)
+    assert [row["run_index"] for row in rows] == list(range(len(transcript.runs)))
+    for row in rows:
+        if row["run_outcomes"][-1] == "truncated":
+            continue  # the cut-off run: the whole log's row (checked below)
+        cut = _cut_after_run(source, row["run_index"] + 1, tmp_path)
+        assert _same_but_source(row, log_row(str(cut), target="agui")), row["run_index"]
+    assert _same_but_source(rows[-1], log_row(source, target="agui"))
+
+
+def test_a_client_call_is_pending_in_its_runs_row_and_answered_in_the_next() -> None:
+    rows = log_rows(str(ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"), per="run")
+    first, second = rows
+    assert first["continuation"] == "awaiting_client"
+    assert {c["id"]: c["state"] for c in first["tool_calls"]}["call_map_1"] == "pending_client"
+    assert second["continuation"] == "done"
+    assert {c["id"]: c["result"] for c in second["tool_calls"]}["call_map_1"] == (
+        "Map shown: Paris, zoom 11"
+    )
+    assert [first["events"], second["events"]] == [15, 22]
+
+
+def test_per_run_rows_of_a_failed_log_and_through_the_cli(archive: Path, tmp_path: Path) -> None:
+    (failed,) = log_rows(str(archive / "zz-empty.jsonl"), per="run")
+    assert failed["ok"] is False
+    assert failed["run_index"] is None
+    output = tmp_path / "runs.parquet"
+    done = _installed_script(
+        "convert", str(archive), "--format", "parquet", "--per", "run", "-o", str(output)
+    )
+    assert done.returncode == 1, done.stderr
+    expected = [
+        row
+        for source in find_logs([str(archive)])
+        for row in log_rows(source, per="run", target="agui")
+    ]
+    assert read_rows(output) == expected
+    assert len(expected) > 41  # more rows than logs: several have two runs or more
+    refused = _installed_script("convert", str(archive), "--per", "run")
+    assert refused.returncode == 2
+    assert "use it with --format parquet" in refused.stderr

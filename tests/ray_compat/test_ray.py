@@ -92,3 +92,19 @@ def test_ray_reads_a_uri_through_pyarrow_fs(archive: Path, tmp_path: Path) -> No
         twin = local[row["source"]]
         assert {**row, "source": "", "error": ""} == {**twin, "source": "", "error": ""}
         assert (row["error"] is None) == (twin["error"] is None)
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_ray_rows_per_run_equal_the_embedded_rows_per_run(tmp_path: Path) -> None:
+    from agui_transcripts.rows import log_rows
+
+    runs = str(ROOT / "tests" / "golden" / "recordings")
+    convert_with_ray([runs], tmp_path / "out", per="run", target="agui")
+    expected = [row for log in find_logs([runs]) for row in log_rows(log, per="run", target="agui")]
+    rows = read_rows(tmp_path / "out")
+
+    def key(row: dict[str, Any]) -> tuple[str, int]:
+        return row["source"], row["run_index"]
+
+    assert sorted(rows, key=key) == sorted(expected, key=key)
+    assert len(rows) > len(find_logs([runs]))
