@@ -16,6 +16,8 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._codec import has_surrogate
+
 if TYPE_CHECKING:
     import pyarrow as pa
 
@@ -26,6 +28,7 @@ __all__ = [
     "to_hf_dataset",
     "to_pandas",
     "to_table",
+    "utf8_row",
     "write_parquet",
 ]
 
@@ -98,9 +101,49 @@ def row_schema() -> pa.Schema:
 
 
 def to_table(rows: Iterable[dict[str, Any]]) -> pa.Table:
-    """The rows as one Arrow table of :func:`row_schema`."""
+    """The rows as one Arrow table of :func:`row_schema`.
+
+    Arrow strings are UTF-8, which has no form for a lone UTF-16 surrogate (half of an
+    emoji a producer cut and never finished). A row holding one is stored with U+FFFD in
+    its place and says so: its ``diagnostics`` count ``text-not-utf8``.
+    """
     pa = _pyarrow()
-    return pa.Table.from_pylist(list(rows), schema=row_schema())
+    batch = list(rows)
+    try:
+        return pa.Table.from_pylist(batch, schema=row_schema())
+    except UnicodeEncodeError:  # rare: only then are the rows' strings walked
+        return pa.Table.from_pylist([utf8_row(row) for row in batch], schema=row_schema())
+
+
+def utf8_row(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with each lone surrogate replaced by U+FFFD, counted in its diagnostics.
+
+    The row itself when it holds none.
+    """
+    replaced = 0
+
+    def clean(value: Any) -> Any:
+        nonlocal replaced
+        if isinstance(value, str):
+            if has_surrogate(value):
+                fixed = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+                replaced += fixed != value
+                return fixed
+            return value
+        if isinstance(value, list):
+            return [clean(item) for item in value]
+        if isinstance(value, dict):
+            return {key: clean(item) for key, item in value.items()}
+        return value
+
+    cleaned: dict[str, Any] = clean(row)
+    if not replaced:
+        return row
+    counts = [d for d in cleaned["diagnostics"] if d["code"] != "text-not-utf8"]
+    counts.append({"code": "text-not-utf8", "severity": "warning", "count": replaced})
+    cleaned["diagnostics"] = sorted(counts, key=lambda d: (d["code"], d["severity"]))
+    cleaned["warnings"] += replaced
+    return cleaned
 
 
 def to_pandas(rows: Iterable[dict[str, Any]]) -> Any:

@@ -49,6 +49,13 @@ RULES: dict[str, Rule] = _table(
     # Input decoding (layer 1).
     Rule("invalid-json", "error", "an input line or SSE event is not valid JSON", "W1"),
     Rule("invalid-utf8", "warning", "input bytes are not valid UTF-8; replaced with U+FFFD", "W2"),
+    Rule(
+        "text-not-utf8",
+        "warning",
+        "a dataset row's text holds a lone UTF-16 surrogate, which Arrow and Parquet cannot "
+        "store; replaced with U+FFFD there",
+        "W2",
+    ),
     Rule("event-not-object", "error", "a JSON value that is not an object", "W1"),
     Rule("event-missing-type", "error", "an event object without a 'type'", "W1"),
     Rule("event-type-invalid", "error", "an event 'type' that is not a string", "W1"),

@@ -51,7 +51,7 @@ from .model import (
 )
 from .patch import PatchError, PatchTooLarge, apply_patch, json_size
 from .reconcile import Match, reconcile, restates_call
-from .wire import messages_from_dicts
+from .wire import content_parts, messages_from_dicts
 
 __all__ = ["Reducer"]
 
@@ -1127,11 +1127,21 @@ class Reducer:
         if not isinstance(message_id, str) or not isinstance(call_id, str):
             return
         raw_content = event.get("content")
-        content = (
-            raw_content
-            if isinstance(raw_content, (str, list))
-            else (_delta_text(raw_content) or "")
-        )
+        content: str | list[Any]
+        if isinstance(raw_content, list):
+            # Parts that are not AG-UI content parts (a bare string, a number) would
+            # break every reader of the message: reported and dropped, as in snapshots.
+            content = content_parts(
+                raw_content,
+                f"TOOL_CALL_RESULT {message_id!r}",
+                lambda code, text: self._report(
+                    code, text, message_id=message_id, tool_call_id=call_id
+                ),
+            )
+        else:
+            content = (
+                raw_content if isinstance(raw_content, str) else (_delta_text(raw_content) or "")
+            )
         self._answered.add(call_id)
         existing = self._by_id.get(message_id)
         if existing is not None:

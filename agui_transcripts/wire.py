@@ -25,7 +25,7 @@ from .model import (
     UserMessage,
 )
 
-__all__ = ["Report", "message_from_dict", "messages_from_dicts"]
+__all__ = ["Report", "content_parts", "message_from_dict", "messages_from_dicts"]
 
 Report = Callable[[str, str], None]
 """Receives (diagnostic code, message) for each repair or rejection."""
@@ -51,7 +51,8 @@ def _ignore(code: str, message: str) -> None:
     return None
 
 
-def _parts(content: list[Any], where: str, report: Report) -> list[ContentPart]:
+def content_parts(content: list[Any], where: str, report: Report) -> list[ContentPart]:
+    """The AG-UI 1.0 content parts of ``content``; anything else reported and dropped."""
     parts: list[ContentPart] = []
     for index, part in enumerate(content):
         if not isinstance(part, dict):
@@ -161,7 +162,7 @@ def message_from_dict(
     message: Message
     if role in ("developer", "system", "user", "reasoning"):
         if isinstance(content, list):
-            parts = _parts(content, where, report)
+            parts = content_parts(content, where, report)
             value: str | list[ContentPart] = parts
             if role != "user":
                 value = "\n".join(str(p.get("text", "")) for p in parts if p.get("type") == "text")
@@ -191,7 +192,7 @@ def message_from_dict(
             return None
         common.pop("name")
         result: str | list[ContentPart] = (
-            _parts(content, where, report) if isinstance(content, list) else _text(content)
+            content_parts(content, where, report) if isinstance(content, list) else _text(content)
         )
         error = data.get("error")
         message = ToolMessage(

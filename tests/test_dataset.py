@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 from agui_transcripts import Transcript, fold
 from agui_transcripts.adapters.agui import to_dicts
@@ -30,7 +31,16 @@ from agui_transcripts.arrow import (
 )
 from agui_transcripts.logs import find_logs, fold_log
 from agui_transcripts.model import AssistantMessage, ToolMessage
-from agui_transcripts.rows import ROW_TARGETS, SCHEMA_VERSION, log_row, log_rows, row_of
+from agui_transcripts.rows import (
+    ROW_TARGETS,
+    SCHEMA_VERSION,
+    failed_row,
+    log_row,
+    log_rows,
+    row_of,
+)
+
+from .test_properties import ACTIONS, SEEDS
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -444,3 +454,69 @@ def test_per_run_rows_of_a_failed_log_and_through_the_cli(archive: Path, tmp_pat
     refused = _installed_script("convert", str(archive), "--per", "run")
     assert refused.returncode == 2
     assert "use it with --format parquet" in refused.stderr
+
+
+# -- hostile streams ----------------------------------------------------------------------------
+
+
+def _hostile_rows(seed: int, actions: Any) -> list[dict[str, Any]]:
+    from .generate import random_stream
+    from .test_properties import corrupt  # the property suite's corruptions
+
+    events, inputs = random_stream(seed)
+    transcript = fold(corrupt(events, actions), run_input=inputs)
+    rows = []
+    for target in ("agui", "openai"):
+        try:
+            rows.append(row_of(transcript, source=f"seed-{seed}", events=0, target=target))
+        except (ValueError, RecursionError) as error:
+            # What log_row does too: content nested deeper than JSON encoders go has no
+            # JSON text for content_json, so the log fails (as convert fails it).
+            rows.append(failed_row(f"seed-{seed}", f"cannot be converted: {error}"))
+    return rows
+
+
+@given(seed=SEEDS, actions=ACTIONS)
+def test_any_stream_the_fold_accepts_makes_rows_arrow_holds(seed: int, actions: Any) -> None:
+    """Broken, reordered, deep or mistyped events: every row fits the schema, losslessly."""
+    from agui_transcripts._codec import has_surrogate
+
+    def strings(value: Any) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        items = value.values() if isinstance(value, dict) else value
+        return (
+            [s for item in items for s in strings(item)] if isinstance(value, (dict, list)) else []
+        )
+
+    rows = _hostile_rows(seed, actions)
+    for row, back in zip(rows, to_table(rows).to_pylist(), strict=True):
+        if not any(map(has_surrogate, strings(row))):
+            assert back == row
+            continue
+        # A lone surrogate has no UTF-8 form: U+FFFD stands in, and the row says so.
+        assert not any(map(has_surrogate, strings(back)))
+        assert any("\ufffd" in text for text in strings(back))
+        counted = {d["code"]: d["count"] for d in back["diagnostics"]}
+        assert counted["text-not-utf8"] >= 1
+        assert back["warnings"] == row["warnings"] + counted["text-not-utf8"]
+
+
+def test_a_lone_surrogate_is_replaced_and_counted_in_parquet(tmp_path: Path) -> None:
+    log = tmp_path / "cut-emoji.jsonl"
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "sunny \ud83d"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    log.write_text("".join(json.dumps(e) + "\n" for e in events))  # "\\ud83d": JSON's escape
+    row = log_row(str(log))
+    assert row["response"] == "sunny \ud83d"  # the row keeps what the stream said
+    write_parquet([row], tmp_path / "rows.parquet")
+    (back,) = read_rows(tmp_path / "rows.parquet")
+    assert back["response"] == "sunny \ufffd"
+    assert back["messages"][0]["content"] == "sunny \ufffd"
+    assert {"code": "text-not-utf8", "severity": "warning", "count": 2} in back["diagnostics"]
+    assert back["warnings"] == row["warnings"] + 2

@@ -624,3 +624,32 @@ def test_a_one_line_json_array_is_bounded_by_the_document_limit() -> None:
     )
     too_small = fold(one_line, limits=Limits(max_event_bytes=500, max_document_bytes=1_000))
     assert [d.code for d in too_small.errors] == ["document-too-large"]
+
+
+def test_a_result_whose_parts_are_not_objects_keeps_the_good_ones_and_says_so() -> None:
+    """Found by the dataset property: a bare string among a result's parts crashed ``text``."""
+    from agui_transcripts import fold
+    from agui_transcripts.adapters.openai import to_openai
+    from agui_transcripts.adapters.responses import to_responses
+
+    transcript = fold(
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+            {"type": "TOOL_CALL_END", "toolCallId": "c"},
+            {
+                "type": "TOOL_CALL_RESULT",
+                "messageId": "m",
+                "toolCallId": "c",
+                "content": ["x", 3, {"type": "text", "text": "ok"}],
+            },
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ]
+    )
+    (result,) = [m for m in transcript.messages if m.role == "tool"]
+    assert result.content == [{"type": "text", "text": "ok"}]
+    assert result.text == "ok"
+    dropped = [d for d in transcript.diagnostics if d.code == "unknown-content-part"]
+    assert [d.tool_call_id for d in dropped] == ["c", "c"]
+    assert to_openai(transcript)[-1]["content"] == "ok"
+    assert to_responses(transcript)
