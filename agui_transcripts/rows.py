@@ -53,21 +53,9 @@ def log_row(
     strict: bool = False,
     limits: Limits | None = None,
 ) -> dict[str, Any]:
-    """The row of one log (with the run inputs recorded beside it), or its failure row.
-
-    This is the unit of work of every batch path: the command line's Parquet output,
-    :func:`agui_transcripts.arrow.rows_of_logs` and the Ray pipeline all call it.
-    """
-    _check_target(target)
-    try:
-        transcript, events = fold_log(source, strict=strict, limits=limits)
-        return row_of(transcript, source=source, events=events, target=target, subagents=subagents)
-    except LogError as error:
-        return failed_row(source, str(error), target=target)
-    except ImportError as error:  # the target's framework is missing
-        return failed_row(source, f"{source}: {error}", target=target)
-    except (ValueError, RecursionError) as error:
-        return failed_row(source, f"{source}: cannot be converted: {error}", target=target)
+    """The row of one log (with the run inputs recorded beside it), or its failure row."""
+    (row,) = log_rows(source, target=target, subagents=subagents, strict=strict, limits=limits)
+    return row
 
 
 def log_rows(
@@ -81,31 +69,31 @@ def log_rows(
 ) -> list[dict[str, Any]]:
     """The rows of one log: its one row (``per="log"``), or one row per run.
 
-    A run's row is the conversation as it stood when that run ended (what a client held
-    then: earlier runs included, its own pending calls still pending), with
-    ``run_index`` saying which run; a run the log cuts off gets the row of the whole
-    log. A log that gives no transcript gives its one failed row either way.
+    This is the unit of work of every batch path: the command line's Parquet output,
+    :func:`rows_of_logs` and the Ray pipeline all call it. A run's row is the
+    conversation as it stood when that run ended (what a client held then: earlier runs
+    included, its own pending calls still pending), with ``run_index`` saying which run;
+    a run the log cuts off gets the row of the whole log. A log that gives no transcript
+    gives its one failed row either way.
     """
-    if per == "log":
-        return [log_row(source, target=target, subagents=subagents, strict=strict, limits=limits)]
     _check_target(target)
     rows: list[dict[str, Any]] = []
 
-    def ended(transcript: Transcript, events: int) -> None:
+    def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
         row = row_of(transcript, source=source, events=events, target=target, subagents=subagents)
-        rows.append(dict(row, run_index=len(transcript.runs) - 1))
+        if per_run and transcript.runs:
+            row["run_index"] = len(transcript.runs) - 1
+        rows.append(row)
 
     try:
-        transcript, events = fold_log(source, strict=strict, limits=limits, at_run_end=ended)
-        if not rows or transcript.runs[-1].outcome == "truncated":
-            last = row_of(
-                transcript, source=source, events=events, target=target, subagents=subagents
-            )
-            rows.append(dict(last, run_index=len(transcript.runs) - 1 if transcript.runs else None))
+        watch = add if per == "run" else None
+        transcript, events = fold_log(source, strict=strict, limits=limits, at_run_end=watch)
+        if per == "log" or not rows or transcript.runs[-1].outcome == "truncated":
+            add(transcript, events, per_run=per == "run")  # the log, or its cut-off run
         return rows
     except LogError as error:
         return [failed_row(source, str(error), target=target)]
-    except ImportError as error:
+    except ImportError as error:  # the target's framework is missing
         return [failed_row(source, f"{source}: {error}", target=target)]
     except (ValueError, RecursionError) as error:
         return [failed_row(source, f"{source}: cannot be converted: {error}", target=target)]
