@@ -628,7 +628,7 @@ def test_a_one_line_json_array_is_bounded_by_the_document_limit() -> None:
 
 def test_a_result_whose_parts_are_not_objects_keeps_the_good_ones_and_says_so() -> None:
     """Found by the dataset property: a bare string among a result's parts crashed ``text``."""
-    from agui_transcripts import fold
+    from agui_transcripts import ToolMessage, fold
     from agui_transcripts.adapters.openai import to_openai
     from agui_transcripts.adapters.responses import to_responses
 
@@ -646,7 +646,7 @@ def test_a_result_whose_parts_are_not_objects_keeps_the_good_ones_and_says_so() 
             {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
         ]
     )
-    (result,) = [m for m in transcript.messages if m.role == "tool"]
+    (result,) = [m for m in transcript.messages if isinstance(m, ToolMessage)]
     assert result.content == [{"type": "text", "text": "ok"}]
     assert result.text == "ok"
     dropped = [d for d in transcript.diagnostics if d.code == "unknown-content-part"]
