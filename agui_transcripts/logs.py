@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager
 from functools import partial
 from itertools import islice
 from pathlib import Path, PurePosixPath
@@ -83,8 +84,8 @@ def find_logs(paths: Sequence[str], notes: list[str] | None = None) -> list[str]
         if is_uri(raw):
             found += _Remote(raw).logs(kept)
         elif raw != "-" and Path(raw).is_dir():
-            local = sorted(p for p in Path(raw).rglob("*") if p.is_file())
-            found += _choose([str(p) for p in local], _read_local_head, kept)
+            local = [str(p) for p in Path(raw).rglob("*") if p.is_file()]
+            found += _choose(local, _open_local, kept)
         else:
             found.append(raw)
     return found
@@ -96,15 +97,15 @@ def is_uri(source: str) -> bool:
     return bool(sep) and scheme.isidentifier()
 
 
-def _choose(
-    files: list[str], read_head: Callable[[str], tuple[bytes, bool]], notes: list[str]
-) -> list[str]:
-    """The logs among ``files`` (full names, ``/``-separated past any scheme)."""
+#: Opens a listed file for reading bytes (a local file, or a ``pyarrow.fs`` stream).
+Opener = Callable[[str], AbstractContextManager[Any]]
+
+
+def _choose(files: list[str], open_binary: Opener, notes: list[str]) -> list[str]:
+    """The logs among ``files`` (full names: local paths, or URIs)."""
 
     def split(name: str) -> tuple[str, str, str]:
-        folder, _, base = name.rpartition("/") if "/" in name else ("", "", name)
-        if os.sep != "/" and not is_uri(name):
-            folder, base = os.path.split(name)
+        folder, _, base = name.replace(os.sep, "/").rpartition("/")
         stem, dot, suffix = base.rpartition(".")
         return folder, stem, dot + suffix
 
@@ -116,7 +117,7 @@ def _choose(
         owner = stem.rpartition(".")[0]
         if suffix == ".json" and owner and (folder, owner) in stems:
             continue  # NAME.input.json, NAME.meta.json...: a sidecar of NAME's log
-        if suffix == ".json" and not _holds_events(read_head, name):
+        if suffix == ".json" and not _holds_events(open_binary, name):
             notes.append(f"{name}: skipped, not a log (no events in it)")
             continue
         key = (folder, stem)
@@ -135,16 +136,16 @@ def _path_order(name: str) -> list[str]:
     return name.replace(os.sep, "/").split("/")
 
 
-def _read_local_head(name: str) -> tuple[bytes, bool]:
-    with open(name, "rb") as file:
-        head = file.read(1 << 20)
-        return head, not file.read(1)
+def _open_local(name: str) -> AbstractContextManager[Any]:
+    return open(name, "rb")
 
 
-def _holds_events(read_head: Callable[[str], tuple[bytes, bool]], name: str) -> bool:
+def _holds_events(open_binary: Opener, name: str) -> bool:
     """Whether a ``.json`` file reads as events: an array, or an event or event holder."""
     try:
-        head, whole = read_head(name)
+        with open_binary(name) as file:
+            head = file.read(1 << 20)
+            whole = not file.read(1)
     except OSError:
         return True  # let reading it report the error
     head = head.lstrip()
@@ -191,13 +192,11 @@ class _Remote:
             return [self.uri]
         selector = self.fs_module.FileSelector(self.path, recursive=True)
         infos = self.filesystem.get_file_info(selector)
-        files = sorted(self.name(i.path) for i in infos if i.type == self.fs_module.FileType.File)
-        return _choose(files, self._read_head, notes)
+        files = [self.name(i.path) for i in infos if i.type == self.fs_module.FileType.File]
+        return _choose(files, self._open, notes)
 
-    def _read_head(self, name: str) -> tuple[bytes, bool]:
-        with self.filesystem.open_input_stream(self.path_of(name)) as file:
-            head = file.read(1 << 20)
-            return head, not file.read(1)
+    def _open(self, name: str) -> Any:
+        return self.filesystem.open_input_stream(self.path_of(name))
 
     def path_of(self, name: str) -> str:
         return name[len(self.scheme) :]
