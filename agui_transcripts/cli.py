@@ -19,7 +19,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -262,30 +262,46 @@ def _expanded(paths: Sequence[str]) -> list[str]:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    if args.per != "log" and args.format != "parquet":
+    parquet = args.format == "parquet"
+    if args.per != "log" and not parquet:
         raise CLIError("--per run writes dataset rows: use it with --format parquet")
-    if args.format == "parquet":
-        from .rows import ROW_TARGETS
-
-        if args.to not in ROW_TARGETS:
-            raise CLIError(f"--format parquet writes {', '.join(ROW_TARGETS)}, not --to {args.to}")
+    if parquet:
+        _require_parquet(args)
+    elif args.resume and (not args.output or args.format != "jsonl"):
+        raise CLIError("--resume needs -o with --format jsonl or parquet")
     _require_extra(args.to)
-    if args.format == "parquet":
-        return _convert_to_parquet(args)
     sources = _expanded(args.paths)
     if not sources:
         raise CLIError("no log files found in " + ", ".join(args.paths))
-    if args.resume:
-        if not args.output or args.format != "jsonl":
-            raise CLIError("--resume needs -o with --format jsonl or parquet")
+    if args.output:
         _refuse_overwriting_an_input(args.output, sources)
+    if parquet:
+        return _convert_to_parquet(sources, args)
+    if args.resume:
         with _resumed_jsonl(args.output, sources) as (out, todo):
             return _convert(todo, args, out, total=len(sources))
     if args.output:
-        _refuse_overwriting_an_input(args.output, sources)
         with _atomic_output(args.output) as out:
             return _convert(sources, args, out)
     return _convert(sources, args, sys.stdout)
+
+
+def _require_parquet(args: argparse.Namespace) -> None:
+    """What --format parquet needs, said once, before any file is read."""
+    from .rows import ROW_TARGETS
+
+    if args.to not in ROW_TARGETS:
+        raise CLIError(f"--format parquet writes {', '.join(ROW_TARGETS)}, not --to {args.to}")
+    if not args.output:
+        raise CLIError("--format parquet writes files: name one with -o (a folder for parts)")
+    if args.resume and Path(args.output).is_file():
+        raise CLIError(f"--resume writes parquet parts into a folder; {args.output} is a file")
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise CLIError(
+            "--format parquet needs pyarrow: pip install 'agui-transcripts[dataset]'"
+        ) from None
 
 
 @dataclass
@@ -299,20 +315,48 @@ class _Tally:
     truncated: int = 0
     codes: Counter[str] = field(default_factory=Counter)
 
+    def add(
+        self,
+        progress: Progress,
+        source: str,
+        failure: str | None,
+        *,
+        events: int = 0,
+        messages: int = 0,
+        codes: Mapping[str, int] | None = None,
+        truncated: bool = False,
+    ) -> bool:
+        """Count one log, saying what went wrong with it; whether it converted."""
+        if failure is not None:
+            self.failures += 1
+            progress.close()
+            print(f"error: {failure}", file=sys.stderr)
+            return False
+        self.events += events
+        self.messages += messages
+        self.codes.update(codes or {})
+        if truncated:
+            self.truncated += 1
+            progress.close()
+            print(
+                f"warning: {source}: truncated (the stream ended inside a run, which has no "
+                "outcome): converted, but not a finished conversation",
+                file=sys.stderr,
+            )
+        return True
+
+    def finish(self, summary: bool) -> int:
+        """Print the summary line (for a batch, or when asked) and give the exit code."""
+        if self.files > 1 or summary:
+            print(self.summary(), file=sys.stderr)
+        return 1 if self.failures else 0
+
     def summary(self) -> str:
         by_code = ", ".join(f"{code} {n}" for code, n in self.codes.most_common()) or "none"
         return (
             f"{self.files} files, {self.events} events, {self.messages} messages, "
             f"{self.failures} failed, {self.truncated} truncated; diagnostics: {by_code}"
         )
-
-
-def _report_truncated(source: str) -> None:
-    print(
-        f"warning: {source}: truncated (the stream ended inside a run, which has no "
-        "outcome): converted, but not a finished conversation",
-        file=sys.stderr,
-    )
 
 
 def _convert(
@@ -325,18 +369,17 @@ def _convert(
     try:
         for outcome in _outcomes(sources, args):
             progress.step(outcome.source)
-            if not outcome.ok:
-                tally.failures += 1
-                progress.close()
-                print(f"error: {outcome.failure}", file=sys.stderr)
+            converted = tally.add(
+                progress,
+                outcome.source,
+                None if outcome.ok else outcome.failure,
+                events=outcome.events,
+                messages=outcome.messages,
+                codes=outcome.codes,
+                truncated=bool(outcome.truncated),
+            )
+            if not converted:
                 continue
-            tally.events += outcome.events
-            tally.messages += outcome.messages
-            tally.codes.update(outcome.codes)
-            if outcome.truncated:
-                tally.truncated += 1
-                progress.close()
-                _report_truncated(outcome.source)
             if as_array:
                 out.write(("[\n" if not written else ",\n") + str(outcome.text))
             else:
@@ -348,9 +391,7 @@ def _convert(
         progress.close()
     if as_array:
         out.write("\n]\n" if written else "[]\n")
-    if tally.files > 1 or args.summary:
-        print(tally.summary(), file=sys.stderr)
-    return 1 if tally.failures else 0
+    return tally.finish(args.summary)
 
 
 @contextmanager
@@ -394,45 +435,11 @@ def _not_yet_written(output: str, sources: list[str], done: set[str]) -> list[st
     return todo
 
 
-def _tallied(
-    rows: list[dict[str, Any]], tally: _Tally, progress: Progress
-) -> Iterator[dict[str, Any]]:
-    """A log's rows, counted once for the summary: its last row is the whole log."""
-    last = rows[-1]
-    if not last["ok"]:
-        tally.failures += 1
-        progress.close()
-        print(f"error: {last['error']}", file=sys.stderr)
-    else:
-        tally.events += last["events"]
-        tally.messages += len(last["messages"])
-        tally.codes.update({d["code"]: d["count"] for d in last["diagnostics"]})
-        if last["truncated"]:
-            tally.truncated += 1
-            progress.close()
-            _report_truncated(last["source"])
-    yield from rows
-
-
-def _convert_to_parquet(args: argparse.Namespace) -> int:
+def _convert_to_parquet(sources: list[str], args: argparse.Namespace) -> int:
     from .arrow import parquet_sources, write_parquet
     from .rows import log_rows
 
-    if not args.output:
-        raise CLIError("--format parquet writes files: name one with -o (a folder for parts)")
-    try:
-        import pyarrow  # noqa: F401 - said once, before any file is read
-    except ImportError:
-        raise CLIError(
-            "--format parquet needs pyarrow: pip install 'agui-transcripts[dataset]'"
-        ) from None
-    sources = _expanded(args.paths)
-    if not sources:
-        raise CLIError("no log files found in " + ", ".join(args.paths))
-    _refuse_overwriting_an_input(args.output, sources)
     output = Path(args.output)
-    if args.resume and output.is_file():
-        raise CLIError(f"--resume writes parquet parts into a folder; {args.output} is a file")
     parts = args.resume or args.output.endswith(("/", os.sep)) or output.is_dir()
     total = len(sources)
     if args.resume:
@@ -452,8 +459,18 @@ def _convert_to_parquet(args: argparse.Namespace) -> int:
             strict=args.strict,
             limits=args.limits,
         ):
-            progress.step(rows[0]["source"])
-            yield from _tallied(rows, tally, progress)
+            last = rows[-1]  # a log's last row is the whole log: counted once
+            progress.step(last["source"])
+            tally.add(
+                progress,
+                last["source"],
+                None if last["ok"] else last["error"],
+                events=last["events"],
+                messages=len(last["messages"]),
+                codes={d["code"]: d["count"] for d in last["diagnostics"]},
+                truncated=last["truncated"],
+            )
+            yield from rows
 
     try:
         write_parquet(counted(), output, rows_per_file=args.rows_per_file if parts else None)
@@ -461,9 +478,7 @@ def _convert_to_parquet(args: argparse.Namespace) -> int:
         raise CLIError(f"cannot write {args.output}: {error.strerror or error}") from None
     finally:
         progress.close()
-    if tally.files > 1 or args.summary:
-        print(tally.summary(), file=sys.stderr)
-    return 1 if tally.failures else 0
+    return tally.finish(args.summary)
 
 
 # -- check --------------------------------------------------------------------------------
