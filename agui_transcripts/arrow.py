@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,8 +44,12 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
+@cache
 def row_schema() -> pa.Schema:
-    """The Arrow schema of a row (``docs/dataset.md`` describes each column)."""
+    """The Arrow schema of a row (``docs/dataset.md`` describes each column).
+
+    Built once: every batch written and every Ray task's table use it.
+    """
     pa = _pyarrow()
     text = pa.string()
     call = pa.struct([("id", text), ("name", text), ("arguments", text)])
@@ -216,7 +221,8 @@ def _write_file(pq: Any, rows: Iterator[dict[str, Any]], target: Path, batch_row
 
 def read_rows(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The rows of a Parquet file or of a folder of parts, as dicts."""
-    return list(_dataset(path).to_table().to_pylist())
+    rows: list[dict[str, Any]] = _dataset(path).to_table().to_pylist()
+    return rows
 
 
 def parquet_sources(path: str | os.PathLike[str]) -> set[str]:

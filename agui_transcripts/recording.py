@@ -42,12 +42,11 @@ def read_run_input(log: str | os.PathLike[str]) -> Any:
     return parse_run_input(text, str(sidecar))
 
 
-def parse_run_input(text: str, name: str) -> Any:
-    """Run inputs from the text of a ``NAME.input.json`` (``name`` says where, in errors).
+def parse_run_input(text: str, sidecar: str) -> Any:
+    """Run inputs from the text of a ``NAME.input.json`` (``sidecar`` names it in errors).
 
     Raises :class:`RunInputError` as :func:`read_run_input` does.
     """
-    sidecar = name
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as error:

@@ -1260,6 +1260,12 @@ class Reducer:
             )
             return None
         new_id = message_id or f"client-result-{uuid.uuid4().hex[:16]}"
+        if isinstance(content, list):  # as for streamed results: only real content parts
+            content = content_parts(
+                content,
+                f"client result {new_id!r}",
+                lambda code, text: self._report(code, text, tool_call_id=tool_call_id),
+            )
         message = ToolMessage(new_id, tool_call_id, content, error=error)
         # It arrives now: after everything streamed so far, in the projection's order.
         message.seq = max(

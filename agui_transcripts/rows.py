@@ -15,11 +15,11 @@ not depend on the target it was written for.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
+from ._codec import dumps_checked
 from .limits import Limits
 from .logs import LogError, find_logs, fold_log, map_logs
 from .model import ToolMessage, Transcript
@@ -205,10 +205,7 @@ def message_row(message: dict[str, Any]) -> dict[str, Any]:
     text, structured = (
         (content, None)
         if content is None or isinstance(content, str)
-        else (
-            None,
-            json.dumps(content, ensure_ascii=False, sort_keys=True),
-        )
+        else (None, dumps_checked(content))
     )
     metadata = message.get("metadata") or {}
     calls = message.get("toolCalls") or message.get("tool_calls") or []
@@ -236,7 +233,7 @@ def _call_row(call: dict[str, Any], known_id: str | None) -> dict[str, Any]:
     else:  # ragas: a name and parsed arguments
         name, arguments = call.get("name"), call.get("args")
     if arguments is not None and not isinstance(arguments, str):
-        arguments = json.dumps(arguments, ensure_ascii=False)
+        arguments = dumps_checked(arguments)
     return {"id": call.get("id", known_id), "name": name, "arguments": arguments}
 
 

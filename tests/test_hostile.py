@@ -653,3 +653,25 @@ def test_a_result_whose_parts_are_not_objects_keeps_the_good_ones_and_says_so() 
     assert [d.tool_call_id for d in dropped] == ["c", "c"]
     assert to_openai(transcript)[-1]["content"] == "ok"
     assert to_responses(transcript)
+
+
+def test_a_client_result_whose_parts_are_not_objects_is_cleaned_the_same_way() -> None:
+    from agui_transcripts import Collector, ToolMessage
+
+    collector = Collector(client_tools=["f"])
+    for event in [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]:
+        collector.feed(event)
+    parts: Any = ["x", {"type": "text", "text": "ok"}]  # a harness passing a bare string
+    message = collector.add_client_result("c", parts)
+    assert isinstance(message, ToolMessage)
+    assert message.content == [{"type": "text", "text": "ok"}]
+    transcript = collector.transcript
+    assert [d.tool_call_id for d in transcript.diagnostics if d.code == "unknown-content-part"] == [
+        "c"
+    ]
+    assert transcript.ordered()[-1].text == "ok"
