@@ -34,7 +34,6 @@ from .model import (
     ToolCallRecord,
     ToolMessage,
     ToolResult,
-    Transcript,
     UserMessage,
 )
 from .ownership import Continuation
@@ -53,6 +52,7 @@ from .projection import (
 from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
 from .recording import RunInputError, read_run_input, run_input_path
 from .sse import SSEDecoder, SSEEvent
+from .transcript import Transcript
 from .verify import Verifier
 from .wire import message_from_dict, messages_from_dicts
 

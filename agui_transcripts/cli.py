@@ -31,10 +31,11 @@ from .diagnostics import Diagnostic
 from .html import content_text
 from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
 from .logs import EmptyLog, LogError, UnreadableLog, available_cores, find_logs, fold_log, map_logs
-from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
+from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage
 from .projection import Subagents
 from .recording import run_input_path
 from .targets import TARGETS, render
+from .transcript import Transcript
 
 __all__ = ["main"]
 

@@ -14,8 +14,8 @@ from typing import Any
 from ._gc import gc_held
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input
-from .limits import DEFAULT_LIMITS, Limits, bound
-from .model import RunRecord, ToolMessage, Transcript
+from .limits import DEFAULT_LIMITS, Limits
+from .model import ToolMessage
 from .ownership import settle
 from .pipeline import ProtocolPipeline
 from .readers import (
@@ -29,6 +29,8 @@ from .readers import (
 )
 from .recording import read_run_input
 from .reduce import Reducer
+from .text_budget import DeltaRoute
+from .transcript import Transcript
 
 __all__ = ["Collector", "afold", "fold"]
 
@@ -36,10 +38,6 @@ __all__ = ["Collector", "afold", "fold"]
 _DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
-_LANE_TYPES = _CHUNK_TYPES | _DELTA_ID_KEYS.keys()
-
-# A delta route: (text pieces, size table, run); see Reducer.delta_route.
-_Route = tuple[list[str], dict[str, int], RunRecord]
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -66,6 +64,8 @@ class Collector:
     # For a subclass that watches the explicit events of the general path (the ragas
     # drop-in). The delta lane's events are not shown to it: they change nothing but text.
     _observe_explicit: Callable[[Event], None] | None = None
+    # Whether a plain delta may carry a timestamp (False for a watcher that reads them).
+    _timestamped_deltas_are_plain: bool = True
 
     def __init__(
         self,
@@ -100,11 +100,10 @@ class Collector:
         self._closed = False
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
-        self._routes: dict[str, tuple[str, dict[str, _Route]]] = {
+        self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
             kind: (id_key, {}) for kind, id_key in _DELTA_ID_KEYS.items()
         }
         self._route_tables = tuple(routes for _, routes in self._routes.values())
-        self._max_text = bound(self.limits.max_text_chars)
 
     def _forget_routes(self) -> None:
         for routes in self._route_tables:
@@ -126,25 +125,36 @@ class Collector:
 
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
-        if len(event) == 3:
-            # The next plain delta of an item the delta lane has just taken: nothing but
-            # an event of the lane came since, so every layer is as the lane left it.
-            found = self._routes.get(event["type"])
+        size = len(event)
+        if size <= 4:
+            kind = event["type"]
+            found = self._routes.get(kind)
             if found is not None:
+                # A plain delta: nothing but its type, its item's id, a non-empty text
+                # delta and perhaps a timestamp. The one place that says so.
                 item_id = event.get(found[0])
                 delta = event.get("delta")
-                if type(item_id) is str and type(delta) is str and delta:
+                if (
+                    type(item_id) is str
+                    and type(delta) is str
+                    and delta
+                    and (
+                        size == 3
+                        or (
+                            self._timestamped_deltas_are_plain
+                            and type(event.get("timestamp")) in (int, float)
+                        )
+                    )
+                ):
+                    # An item the lane has just taken: nothing but events of the lane
+                    # came since, so every layer is as the lane left it.
                     route = found[1].get(item_id)
-                    if route is not None:
-                        pieces, sizes, run = route
-                        size = sizes[item_id] + len(delta)
-                        if size <= self._max_text:
-                            sizes[item_id] = size
-                            pieces.append(delta)
-                            run.last_event_index = index
-                            return
-        if len(event) <= 4 and event["type"] in _LANE_TYPES and self._fast_delta(event, index):
-            return
+                    if route is not None and route.append(delta, index):
+                        return
+                    if self._plain_delta(kind, item_id, delta, index):
+                        return
+            elif kind in _CHUNK_TYPES and self._plain_chunk(event, index):
+                return
         self._forget_routes()
         pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
         explicit = pipeline.chunks.feed(event, index=index)
@@ -159,35 +169,15 @@ class Collector:
         for item in explicit:
             apply(item, index)
 
-    def _fast_delta(self, event: Event, index: int | None) -> bool:
-        """The hot path of every stream: a plain delta for an open message or call.
+    def _plain_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
+        """The delta lane: a plain delta for an item every layer holds open.
 
-        Most events of a stream are deltas. One with nothing but its type, id, delta and
-        perhaps a timestamp, for an item the layers all hold open, changes nothing but
-        the item's text: the layers are asked, and only the reducer acts. So for a chunk
-        with nothing but a delta (and its stream's id or lane) that continues the open
-        stream. Anything else (metadata, a closed item, a chunk stream open beside an
-        explicit delta, a conflict) takes the full path.
+        Most events of a stream are such deltas, and they change nothing but the item's
+        text: the layers are asked (each question answers False where its layer would
+        react) and only the reducer acts. Anything else (metadata, a closed item, a chunk
+        stream open beside an explicit delta, a conflict) takes the full path.
         """
-        kind = event["type"]
         pipeline = self._pipeline
-        id_key = _DELTA_ID_KEYS.get(kind)
-        if id_key is None:
-            if kind not in _CHUNK_TYPES:
-                return False
-            found = pipeline.chunks.plain_continuation(event)
-            if found is None:
-                return False
-            content, stream_id, tag = found
-            return pipeline.verifier.accepts_delta(
-                content, stream_id, tag
-            ) and self._reducer.append_delta(content, stream_id, event["delta"], index)
-        item_id = event.get(id_key)
-        delta = event.get("delta")
-        if type(item_id) is not str or type(delta) is not str or not delta:
-            return False
-        if len(event) == 4 and type(event.get("timestamp")) not in (int, float):
-            return False
         if not (
             pipeline.chunks.is_idle()
             and pipeline.verifier.accepts_delta(kind, item_id)
@@ -198,6 +188,17 @@ class Collector:
         if route is not None:
             self._routes[kind][1][item_id] = route
         return True
+
+    def _plain_chunk(self, event: Event, index: int | None) -> bool:
+        """The delta lane for a chunk that only continues its open stream."""
+        pipeline = self._pipeline
+        found = pipeline.chunks.plain_continuation(event)
+        if found is None:
+            return False
+        content, stream_id, tag = found
+        return pipeline.verifier.accepts_delta(
+            content, stream_id, tag
+        ) and self._reducer.append_delta(content, stream_id, event["delta"], index)
 
     def close(self) -> Transcript:
         """End of input: close owed chunk streams, settle the last run, return the result."""

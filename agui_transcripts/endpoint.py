@@ -19,8 +19,8 @@ from typing import Any
 from .collector import reading_collector
 from .events import Event, normalize_run_input
 from .limits import Limits
-from .model import Transcript
 from .readers import EventReader
+from .transcript import Transcript
 
 __all__ = ["EndpointError", "arun_endpoint", "build_run_input", "run_endpoint"]
 

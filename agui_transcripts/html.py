@@ -8,10 +8,32 @@ from __future__ import annotations
 
 import html
 import json
+from typing import Protocol
 
-from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage, Transcript
+from .diagnostics import Diagnostic
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    ReasoningMessage,
+    RunRecord,
+    ToolMessage,
+    TranscriptData,
+)
+from .ownership import continuation
+from .projection import project
 
-__all__ = ["render_fragment", "render_html"]
+__all__ = ["Viewable", "render_fragment", "render_html"]
+
+
+class Viewable(TranscriptData, Protocol):
+    """What the page shows of a transcript (a :class:`~agui_transcripts.Transcript` is one)."""
+
+    @property
+    def runs(self) -> list[RunRecord]: ...
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+
 
 # The card paints its own background and text in both schemes, so it stays readable
 # wherever it lands: a dark notebook theme (light text inherited from the page) whether
@@ -58,11 +80,11 @@ def content_text(value: object, *, indent: int | None = None) -> str:
         return "[not shown: nested deeper than JSON encoders go]"
 
 
-def render_fragment(transcript: Transcript) -> str:
+def render_fragment(transcript: Viewable) -> str:
     """The conversation as an HTML fragment (what a notebook shows)."""
     results = {m.tool_call_id: m for m in transcript.messages if isinstance(m, ToolMessage)}
     parts = ['<div class="agui-t">']
-    for message in transcript.ordered():
+    for message in project(transcript).messages:
         if isinstance(message, ToolMessage):
             continue
         if isinstance(message, ReasoningMessage):
@@ -106,7 +128,8 @@ def render_fragment(transcript: Transcript) -> str:
         parts.append(
             f"<div>run {_e(run.run_id or '(unannounced)')}: <b>{_e(run.outcome)}</b>{detail}</div>"
         )
-    parts.append(f"<div>next: <b>{_e(transcript.continuation().status)}</b></div></div>")
+    status = continuation(transcript.tool_calls.values(), transcript.runs).status
+    parts.append(f"<div>next: <b>{_e(status)}</b></div></div>")
     if transcript.diagnostics:
         parts.append('<ul class="diagnostics">')
         for diagnostic in transcript.diagnostics:
@@ -116,7 +139,7 @@ def render_fragment(transcript: Transcript) -> str:
     return "".join(parts)
 
 
-def render_html(transcript: Transcript, *, title: str = "AG-UI transcript") -> str:
+def render_html(transcript: Viewable, *, title: str = "AG-UI transcript") -> str:
     """A complete, self-contained page."""
     return (
         '<!doctype html><html><head><meta charset="utf-8">'

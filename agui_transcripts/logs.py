@@ -25,9 +25,9 @@ from typing import Any, TypeVar
 from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
 from .limits import Limits
-from .model import Transcript
 from .readers import EventStream, read_events
 from .recording import RunInputError, parse_run_input, read_run_input, run_input_path
+from .transcript import Transcript
 
 __all__ = [
     "LOG_SUFFIXES",

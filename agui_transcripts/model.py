@@ -1,4 +1,4 @@
-"""The transcript model: AG-UI 1.0 messages, tool calls, runs, and the transcript itself.
+"""The message model: AG-UI 1.0 messages, tool calls, runs and tool-call records.
 
 Messages are this library's own classes, not ``ag_ui.core`` models, so the full AG-UI
 1.0 transcript is available whichever ag-ui-protocol version is installed (design
@@ -13,18 +13,11 @@ content is read, so folding stays linear however long a message grows.
 from __future__ import annotations
 
 import json
-import uuid
-from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from ._codec import has_surrogate, loads
-from .diagnostics import Diagnostic
-
-if TYPE_CHECKING:
-    from .ownership import Continuation
-    from .projection import Policy, Projection, Subagents
 
 __all__ = [
     "ActivityMessage",
@@ -35,12 +28,13 @@ __all__ = [
     "RunOutcome",
     "RunRecord",
     "SystemMessage",
+    "TextMessage",
     "TextSegment",
     "ToolCall",
     "ToolCallRecord",
     "ToolMessage",
     "ToolResult",
-    "Transcript",
+    "TranscriptData",
     "UserMessage",
 ]
 
@@ -52,7 +46,7 @@ class _Text:
     """Text built from deltas: appended in O(1), joined once when read.
 
     Its list of pieces stays the same object for the text's whole life (joining and
-    replacing happen in place), so a holder of :attr:`pieces` may append to it.
+    replacing happen in place), so the function :attr:`appender` hands out stays valid.
     """
 
     __slots__ = ("_chunks",)
@@ -64,9 +58,9 @@ class _Text:
         self._chunks.append(delta)
 
     @property
-    def pieces(self) -> list[str]:
-        """The live list of pieces (see the class docstring)."""
-        return self._chunks
+    def appender(self) -> Callable[[str], None]:
+        """A function that appends a delta (see the class docstring)."""
+        return self._chunks.append
 
     def replace(self, text: str) -> None:
         self._chunks[:] = [text] if text else []
@@ -145,9 +139,9 @@ class ToolCall:
         """Append one streamed argument delta."""
         self._arguments.append(delta)
 
-    def argument_pieces(self) -> list[str]:
-        """The live list later argument deltas are appended to."""
-        return self._arguments.pieces
+    def arguments_appender(self) -> Callable[[str], None]:
+        """A function that appends argument deltas, valid for the call's life."""
+        return self._arguments.appender
 
     def merge_metadata(self, incoming: object) -> None:
         """Merge event metadata into the call (A15)."""
@@ -250,7 +244,7 @@ class Message:
     __hash__ = None  # type: ignore[assignment]
 
 
-class _TextMessage(Message):
+class TextMessage(Message):
     """A message whose content is text built from deltas, or a list of content parts."""
 
     __slots__ = ("_content", "_parts")
@@ -294,28 +288,28 @@ class _TextMessage(Message):
         return self._tail(out)
 
 
-class DeveloperMessage(_TextMessage):
+class DeveloperMessage(TextMessage):
     """A developer instruction."""
 
     __slots__ = ()
     role = "developer"
 
 
-class SystemMessage(_TextMessage):
+class SystemMessage(TextMessage):
     """A system prompt."""
 
     __slots__ = ()
     role = "system"
 
 
-class UserMessage(_TextMessage):
+class UserMessage(TextMessage):
     """A user turn: text, or a list of content parts (text, image, audio, video, document)."""
 
     __slots__ = ()
     role = "user"
 
 
-class ReasoningMessage(_TextMessage):
+class ReasoningMessage(TextMessage):
     """Reasoning the agent made visible; ``encrypted_value`` holds the opaque form (A8)."""
 
     __slots__ = ()
@@ -330,8 +324,11 @@ class TextSegment:
     projection uses the segments to keep text that arrived after a tool result after it.
     """
 
+    #: Index of the event that started it (-1: from history).
     seq: int
-    epoch: int
+    #: The reducer's stretch count when it started: deltas join the last segment only
+    #: while no result, run or restated history came between.
+    stretch: int
     _text: _Text = field(default_factory=_Text)
 
     @property
@@ -339,9 +336,15 @@ class TextSegment:
         """The segment's text."""
         return self._text.text
 
-    def pieces(self) -> list[str]:
-        """The live list later deltas of this segment are appended to."""
-        return self._text.pieces
+    def appender(self) -> Callable[[str], None]:
+        """A function that appends deltas to this segment, valid for its life."""
+        return self._text.appender
+
+    def copy(self) -> TextSegment:
+        """A segment with the same text and arrival."""
+        copy = TextSegment(seq=self.seq, stretch=self.stretch)
+        copy._text.append(self.text)
+        return copy
 
 
 class AssistantMessage(Message):
@@ -367,7 +370,7 @@ class AssistantMessage(Message):
         self.segments: list[TextSegment | ToolCall] = list(tool_calls or ())
         self._has_content = content is not None
         if content:
-            segment = TextSegment(seq=-1, epoch=-1)
+            segment = TextSegment(seq=-1, stretch=-1)
             segment._text.append(content)
             self.segments.insert(0, segment)
 
@@ -383,7 +386,7 @@ class AssistantMessage(Message):
         self.segments = [s for s in self.segments if not isinstance(s, TextSegment)]
         self._has_content = value is not None
         if value:
-            segment = TextSegment(seq=-1, epoch=-1)
+            segment = TextSegment(seq=-1, stretch=-1)
             segment._text.append(value)
             self.segments.insert(0, segment)
 
@@ -396,14 +399,14 @@ class AssistantMessage(Message):
         """Mark the message as having (possibly empty) text content."""
         self._has_content = True
 
-    def append(self, delta: str, *, seq: int = -1, epoch: int = -1) -> None:
+    def append(self, delta: str, *, seq: int = -1, stretch: int = -1) -> None:
         """Append streamed text, starting a new segment after a call or a result."""
         self._has_content = True
         last = self.segments[-1] if self.segments else None
-        if isinstance(last, TextSegment) and last.epoch == epoch:
+        if isinstance(last, TextSegment) and last.stretch == stretch:
             last._text.append(delta)
             return
-        segment = TextSegment(seq=seq, epoch=epoch)
+        segment = TextSegment(seq=seq, stretch=stretch)
         segment._text.append(delta)
         self.segments.append(segment)
 
@@ -424,7 +427,7 @@ class AssistantMessage(Message):
         return self._tail(out)
 
 
-class ToolMessage(_TextMessage):
+class ToolMessage(TextMessage):
     """A tool result: text or content parts, optionally an ``error``."""
 
     __slots__ = ("error", "tool_call_id")
@@ -735,187 +738,15 @@ class ToolCallRecord:
         }
 
 
-@dataclass(slots=True, eq=False)
-class Transcript:
-    """The canonical transcript of a stream: what the reference AG-UI client would hold.
+class TranscriptData(Protocol):
+    """What the layers above the model read of a transcript: its messages and calls.
 
-    Read it at any time from a :class:`~agui_transcripts.Collector`; ``fold`` returns the
-    final one. Runs and tool-call records are copies taken when it is read; message
-    objects are shared with the collector and keep growing while it is fed.
+    :class:`~agui_transcripts.Transcript` is one; the projection and the HTML view take
+    any object that has these, so they never import the layer that builds it.
     """
 
-    messages: list[Message]
-    runs: list[RunRecord]
-    tool_calls: dict[str, ToolCallRecord]
-    state: Any
-    diagnostics: list[Diagnostic]
-    # run_of's index, built on first use: (run count, running maxima of the runs' first
-    # event indices, those runs).
-    _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
-
-    def to_dicts(self) -> list[JSONObject]:
-        """Every message in its AG-UI wire form, in order."""
-        return [message.to_dict() for message in self.messages]
+    @property
+    def messages(self) -> list[Message]: ...
 
     @property
-    def thread_id(self) -> str | None:
-        """The thread of the first run that names one."""
-        return next((r.thread_id for r in self.runs if r.thread_id is not None), None)
-
-    @property
-    def response(self) -> str:
-        """The final assistant text of the last run ("" when it produced none)."""
-        last_run = len(self.runs) - 1
-        floor = self.runs[-1].first_event_index if self.runs else None
-        for message in reversed(self.messages):
-            if not isinstance(message, AssistantMessage) or not message.content:
-                continue
-            if last_run < 0 or floor is None or message.seq >= floor:
-                return message.content
-        return ""
-
-    def run_of(self, message: Message) -> RunRecord | None:
-        """The run during which a message arrived (None for history seeded before any).
-
-        The last run that started at or before the message's event, looked up by
-        bisection (adapters ask it for every message).
-        """
-        index = self._run_starts
-        if index is None or index[0] != len(self.runs):
-            # Runs in order with their start; the running maximum makes "the first run
-            # starting after the message" a bisection even if starts were out of order.
-            maxima: list[int] = []
-            started: list[RunRecord] = []
-            for run in self.runs:
-                start = run.first_event_index
-                if start is not None:
-                    maxima.append(max(start, maxima[-1]) if maxima else start)
-                    started.append(run)
-            index = self._run_starts = (len(self.runs), maxima, started)
-        after = bisect_right(index[1], message.seq)
-        return index[2][after - 1] if after else None
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        """The error-level diagnostics."""
-        return [d for d in self.diagnostics if d.severity == "error"]
-
-    def continuation(self, *, unattributed_is_client: bool = True) -> Continuation:
-        """What must happen next in the conversation, with the ids concerned.
-
-        The status is ``awaiting_resume``, ``awaiting_client``, ``ready_to_continue``,
-        ``stalled`` or ``done``, decided from the tool calls' states, never from the role
-        of the last message. Calls whose owner is unknown count as the client's unless
-        told otherwise (T3).
-        """
-        from .ownership import continuation
-
-        return continuation(
-            self.tool_calls.values(), self.runs, unattributed_is_client=unattributed_is_client
-        )
-
-    def project(
-        self, policy: Policy = "synthesize", *, subagents: Subagents = "inline"
-    ) -> Projection:
-        """The ordered messages (see :meth:`ordered`) with the projection's diagnostics."""
-        from .projection import project
-
-        return project(self, policy=policy, subagents=subagents)
-
-    def ordered(
-        self, policy: Policy = "synthesize", *, subagents: Subagents = "inline"
-    ) -> list[Message]:
-        """The messages in an order an evaluator or provider accepts.
-
-        Every tool result comes right after the assistant message that declares its
-        call, nothing else comes between a batch of calls and its results, and text that
-        arrived while calls were open follows their results. Unanswered calls follow
-        ``policy``: ``synthesize`` (a synthetic error result, marked in metadata),
-        ``trim`` (drop the call), ``keep`` (leave it open at the end) or ``raise``.
-        ``subagents`` keeps subagent turns ``inline`` (where they arrived), leaves them
-        out (``exclude``) or puts each subagent's conversation after the top-level one
-        (``apart``); every message keeps its ``subagent_run_id``.
-        """
-        return self.project(policy, subagents=subagents).messages
-
-    def awaiting_client(self) -> bool:
-        """Whether the application must answer calls or resume interrupts."""
-        return self.continuation().awaiting_client()
-
-    def needs_continuation(self) -> bool:
-        """Whether client results wait to be sent in the next run."""
-        return self.continuation().needs_continuation()
-
-    def next_run_input(
-        self,
-        *,
-        run_id: str | None = None,
-        thread_id: str | None = None,
-        tools: list[JSONObject] | None = None,
-        resume: Mapping[str, str | JSONObject] | list[JSONObject] | None = None,
-        context: list[JSONObject] | None = None,
-        forwarded_props: Any = None,
-    ) -> JSONObject:
-        """The ``RunAgentInput`` (wire dict) that continues this conversation.
-
-        ``messages`` is the history (activity messages left out, as AG-UI clients do)
-        with client results right after their calls. ``tools`` defaults to the last
-        run's. ``resume`` answers the last run's interrupts: a list of ResumeEntry dicts,
-        or a mapping from interrupt id to a status (``"resolved"``/``"cancelled"``) or
-        to an entry; it must cover every open interrupt (T7).
-        """
-        last = self.runs[-1] if self.runs else None
-        entries = _resume_entries(resume)
-        interrupts = pending_interrupts(self.runs)
-        if interrupts:
-            covered = {entry.get("interruptId") for entry in entries}
-            missing = [str(i.get("id")) for i in interrupts if i.get("id") not in covered]
-            if missing:
-                raise ValueError(
-                    f"the thread has {len(missing)} pending interrupt(s) not addressed by "
-                    f"resume: {', '.join(missing)}"
-                )
-        run_input: JSONObject = {
-            "threadId": thread_id or self.thread_id or f"thread-{uuid.uuid4().hex[:12]}",
-            "runId": run_id or f"run-{uuid.uuid4().hex[:12]}",
-            "state": self.state,
-            "messages": [m.to_dict() for m in self.messages if not isinstance(m, ActivityMessage)],
-            "tools": tools if tools is not None else list(last.tools or []) if last else [],
-            "context": context or [],
-            "forwardedProps": forwarded_props if forwarded_props is not None else {},
-        }
-        if last is not None and last.protocol_version is not None:
-            run_input["protocolVersion"] = last.protocol_version
-        if entries:
-            run_input["resume"] = entries
-        return run_input
-
-    def _repr_html_(self) -> str:
-        """The conversation, for notebooks."""
-        from .html import STYLE, render_fragment
-
-        return f"<style>{STYLE}</style>{render_fragment(self)}"
-
-    def __repr__(self) -> str:
-        return (
-            f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
-            f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
-        )
-
-
-def _resume_entries(
-    resume: Mapping[str, str | JSONObject] | list[JSONObject] | None,
-) -> list[JSONObject]:
-    if resume is None:
-        return []
-    if isinstance(resume, list):
-        return [dict(entry) for entry in resume]
-    entries = []
-    for interrupt_id, answer in resume.items():
-        if isinstance(answer, str):
-            entries.append({"interruptId": interrupt_id, "status": answer})
-        else:
-            entries.append({"interruptId": interrupt_id, **answer})
-    return entries
+    def tool_calls(self) -> dict[str, ToolCallRecord]: ...

@@ -33,13 +33,16 @@ from .diagnostics import RULES, Diagnostic
 from .model import (
     ActivityMessage,
     AssistantMessage,
+    DeveloperMessage,
     Message,
     ReasoningMessage,
+    SystemMessage,
     TextSegment,
     ToolCall,
     ToolCallRecord,
     ToolMessage,
-    Transcript,
+    TranscriptData,
+    UserMessage,
 )
 
 __all__ = [
@@ -556,7 +559,7 @@ def _default_reason(call_id: str) -> str:
 # -- direction A: an AG-UI transcript -----------------------------------------------------
 
 
-def _transcript_items(transcript: Transcript) -> tuple[list[_Item], list[ToolCall]]:
+def _transcript_items(transcript: TranscriptData) -> tuple[list[_Item], list[ToolCall]]:
     """Text stretches, calls, results and other messages, in arrival order.
 
     Calls whose arguments never finished (``invalid``, O26) are no calls at all: they
@@ -614,7 +617,7 @@ def _attribution(item: _Item, records: dict[str, ToolCallRecord]) -> str | None:
 
 @holds_gc
 def project(
-    transcript: Transcript, *, policy: Policy = "synthesize", subagents: Subagents = "inline"
+    transcript: TranscriptData, *, policy: Policy = "synthesize", subagents: Subagents = "inline"
 ) -> Projection:
     """Order a transcript's messages so that every call precedes its result.
 
@@ -727,8 +730,6 @@ def _turn_content(parts: list[Part]) -> str | list[dict[str, Any]]:
 
 
 def _turn(source: SourceMessage, content: str | list[dict[str, Any]]) -> Message:
-    from .model import DeveloperMessage, SystemMessage, UserMessage
-
     cls = {"user": UserMessage, "system": SystemMessage, "developer": DeveloperMessage}[source.role]
     return cls("", content, name=source.name)
 

@@ -39,9 +39,10 @@ from .adapters.ragas import ai_message, import_ragas_messages, to_ragas
 from .collector import Collector
 from .events import Event
 from .limits import DEFAULT_LIMITS
-from .model import AssistantMessage, Message, ToolMessage, Transcript, UserMessage
+from .model import AssistantMessage, Message, ToolMessage, UserMessage
 from .projection import is_synthetic
 from .readers import EventReader
+from .transcript import Transcript
 from .wire import message_from_dict
 
 __all__ = [
@@ -91,9 +92,8 @@ class _CompatCollector(Collector):
         self.timestamp_of: dict[str, Any] = {}
         self._observe_explicit = self._observe
 
-    def _fast_delta(self, event: Event, index: int | None) -> bool:
-        # A delta's timestamp may be the first its message shows: _observe must see it.
-        return "timestamp" not in event and super()._fast_delta(event, index)
+    # A delta's timestamp may be the first its message shows: _observe must see it.
+    _timestamped_deltas_are_plain = False
 
     def close(self) -> Transcript:
         if not self._closed:

@@ -14,23 +14,23 @@ data, the reducer repairs it and reports a diagnostic:
   being dropped;
 - a stream that ends inside a run leaves that run ``truncated``, its content kept.
 
-The message list is a linked list with id indexes: starting, appending, attaching a call
-and placing a result (right after the message that owns the call) cost O(1) amortised,
-so folding is linear in the number of events. Only ``MESSAGES_SNAPSHOT``, which carries
-the whole list, rebuilds it.
+The message list (:mod:`.message_list`) keeps every step O(1) amortised and the text
+limit is counted by one budget (:mod:`.text_budget`), so folding is linear in the number
+of events and bounded in what it holds.
 """
 
 from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ._codec import dumps
 from .chunks import CONTINUES, SOFT_END
 from .diagnostics import DiagnosticSink
 from .events import Event
+from .message_list import MessageList, Node
 from .model import (
     ActivityMessage,
     AssistantMessage,
@@ -40,49 +40,29 @@ from .model import (
     ResultSource,
     RunRecord,
     SystemMessage,
+    TextMessage,
     TextSegment,
     ToolCall,
     ToolCallRecord,
     ToolMessage,
     ToolResult,
     UserMessage,
-    _TextMessage,
     pending_interrupts,
 )
 from .patch import PatchError, PatchTooLarge, apply_patch, json_size
 from .reconcile import Match, reconcile, restates_call
+from .text_budget import DeltaRoute, TextBudget
 from .wire import content_parts, messages_from_dicts
 
 __all__ = ["Reducer"]
 
-_TEXT_CLASSES: dict[object, type[_TextMessage]] = {
+_TEXT_CLASSES: dict[object, type[TextMessage]] = {
     "developer": DeveloperMessage,
     "system": SystemMessage,
     "user": UserMessage,
 }
 _PATCH_OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 
-
-class _Node:
-    """A place in the message list."""
-
-    __slots__ = ("message", "next", "prev")
-
-    def __init__(self, message: Message) -> None:
-        self.message = message
-        self.prev: _Node = self
-        self.next: _Node = self
-
-    @classmethod
-    def ring(cls) -> _Node:
-        """The list's sentinel: it links the ends and holds no message (reading it fails)."""
-        head = cls.__new__(cls)
-        head.prev = head.next = head
-        return head
-
-
-# Messages with more parallel calls than this find a call by index rather than by a scan.
-_SCANNED_CALLS = 8
 
 # Events at which calls left open to a continuation are judged.
 _RUN_EDGES = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
@@ -141,7 +121,7 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
         ours, theirs = segments[0], restated.segments[0]
         if isinstance(ours, TextSegment) and isinstance(theirs, TextSegment):
             if ours.text == theirs.text:
-                theirs.seq, theirs.epoch = ours.seq, ours.epoch  # one stretch: no copy
+                theirs.seq, theirs.stretch = ours.seq, ours.stretch  # one stretch: no copy
             return
     if [c.id for c in held_calls] != [c.id for c in restated_calls]:
         return
@@ -153,9 +133,7 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
         if isinstance(segment, ToolCall):
             carried.append(next(calls))
         else:
-            copy = TextSegment(seq=segment.seq, epoch=segment.epoch)
-            copy._text.append(segment.text)
-            carried.append(copy)
+            carried.append(segment.copy())
     restated.segments = carried
 
 
@@ -187,8 +165,8 @@ def _after_calls(messages: list[Message], results: list[ToolMessage]) -> list[Me
     return out
 
 
-def record_of(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
-    """The result message ids of a call ([] if the call is unknown)."""
+def result_ids(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
+    """The ids of the messages that answer a call ([] if the call is unknown)."""
     record = records.get(call_id)
     return record.result_message_ids if record is not None else []
 
@@ -206,56 +184,51 @@ class Reducer:
         max_state_bytes: int | None = None,
     ) -> None:
         self.sink = sink
+        #: The tools the client executes, when the caller says (else each run's input).
         self.client_tools = client_tools
-        # Characters taken from deltas per message or call (the text limit); the keys
-        # that reached it, reported once each.
-        self._max_text = sys.maxsize if max_text_chars is None else max_text_chars
-        self._max_state = sys.maxsize if max_state_bytes is None else max_state_bytes
-        # Size estimates of the state and of activity contents, kept as patches apply
-        # (None / absent: measured at the next patch).
-        self._state_size: int | None = None
-        self._activity_sizes: dict[str, int] = {}
-        # Calls a soft boundary closed: their arguments are judged when nothing continued
-        # them by the run's end.
-        self._unchecked: dict[str, ToolCall] = {}
-        self._text_sizes: dict[str, dict[str, int]] = {"message": {}, "call": {}, "replay": {}}
-        self._text_full: set[tuple[str, str]] = set()
-        self._message_sizes = self._text_sizes["message"]
-        self._call_sizes = self._text_sizes["call"]
-        self._run_inputs = run_inputs or []
-        self._head = _Node.ring()
-        self._by_id: dict[str, _Node] = {}
-        self._call_owner: dict[str, _Node] = {}
-        self._cached: list[Message] | None = []
-        # Where each assistant node's run of following tool messages ended when last
-        # looked up, with the layout it was found in: walking on from there keeps placing
-        # a message's k results O(k), not O(k^2). Bumped when nodes leave the list or
-        # change kind, which can cut a run short.
-        self._layout = 0
-        self._run_ends: dict[_Node, tuple[int, _Node]] = {}
-        # Long call lists by identity: (the list, how much of it is indexed, latest
-        # position of each id); see _indexed_call.
-        self._call_indices: dict[int, tuple[list[ToolCall], int, dict[str, int]]] = {}
-        # Per list of results (by identity): (the list, how much of it is read, lowest and
-        # highest answering run); see _answered_before.
-        self._answer_runs: dict[int, tuple[list[ToolResult], int, int | None, int | None]] = {}
         #: Tool calls by id.
         self.tool_calls: dict[str, ToolCallRecord] = {}
         #: Runs in stream order.
         self.runs: list[RunRecord] = []
         #: The shared state after STATE_SNAPSHOT / STATE_DELTA.
         self.state: Any = {}
-        self._run: RunRecord | None = None
-        self._run_open = False
-        self._started: dict[str, None] = {}
-        self._answered: set[str] = set()
-        self._orphans: dict[str, list[tuple[_Node, ToolResult]]] = {}
         #: Ids of tool messages that some run input has carried to the agent.
         self.delivered_ids: set[str] = set()
+        # The messages, in the reference client's order, with their indexes.
+        self._list = MessageList()
+        # Characters each message and call took from deltas, against the text limit.
+        self._text = TextBudget(max_text_chars, self._report_ids)
+        # The state limit, and the size estimates of the state and of each activity's
+        # content as patches apply (None / absent: measured at the next patch).
+        self._max_state = sys.maxsize if max_state_bytes is None else max_state_bytes
+        self._state_size: int | None = None
+        self._activity_sizes: dict[str, int] = {}
+        # The RunAgentInput of each run, by run index, as the caller gave them.
+        self._run_inputs = run_inputs or []
+        # The current run (the last one), and whether it is still going.
+        self._run: RunRecord | None = None
+        self._run_open = False
+        # Calls the current run started, in order, and those it answered.
+        self._started: dict[str, None] = {}
+        self._answered: set[str] = set()
+        # Results whose call no message declares yet, by call id, where they were put.
+        self._orphans: dict[str, list[tuple[Node, ToolResult]]] = {}
+        # Ids of run-input tool messages that answer an already answered call.
         self._conflicts: set[str] = set()
+        # Calls being streamed again after their end (a replay), with the new arguments.
         self._replays: dict[str, list[str]] = {}
+        # The rawEvent of each call's TOOL_CALL_START, until its end (argument recovery).
         self._start_raw: dict[str, Any] = {}
-        self._epoch = 0
+        # Calls a soft boundary closed: their arguments are judged when nothing continued
+        # them by the run's end.
+        self._unchecked: dict[str, ToolCall] = {}
+        # Per list of results (by identity): (the list, how much of it is read, lowest and
+        # highest answering run); see _answered_before.
+        self._answer_runs: dict[int, tuple[list[ToolResult], int, int | None, int | None]] = {}
+        # Counts what ends a stretch of assistant text (a result, a run, history): a delta
+        # joins the message's last text segment only within one stretch.
+        self._stretch = 0
+        # The index of the event being applied (-1: none, as when closing).
         self._index = -1
         self._handlers: dict[str, Callable[[Event], None]] = {
             "TEXT_MESSAGE_START": self._text_start,
@@ -286,45 +259,7 @@ class Reducer:
     @property
     def messages(self) -> list[Message]:
         """The message list in order (a new list, rebuilt only after a structural change)."""
-        if self._cached is None:
-            self._cached = [node.message for node in self._nodes()]
-        return list(self._cached)
-
-    def _nodes(self) -> Iterator[_Node]:
-        node = self._head.next
-        while node is not self._head:
-            yield node
-            node = node.next
-
-    # -- the list ------------------------------------------------------------------------
-
-    def _link_after(self, anchor: _Node, node: _Node) -> _Node:
-        node.prev = anchor
-        node.next = anchor.next
-        anchor.next.prev = node
-        anchor.next = node
-        self._cached = None
-        return node
-
-    def _append(self, message: Message) -> _Node:
-        node = self._link_after(self._head.prev, _Node(message))
-        self._by_id.setdefault(message.id, node)
-        return node
-
-    def _unlink(self, node: _Node) -> None:
-        node.prev.next = node.next
-        node.next.prev = node.prev
-        self._cached = None
-        self._layout += 1
-
-    def _after_results(self, owner: _Node) -> _Node:
-        """The last node of ``owner``'s run of following tool messages (A5)."""
-        known = self._run_ends.get(owner)
-        anchor = known[1] if known is not None and known[0] == self._layout else owner
-        while anchor.next is not self._head and isinstance(anchor.next.message, ToolMessage):
-            anchor = anchor.next
-        self._run_ends[owner] = (self._layout, anchor)
-        return anchor
+        return self._list.messages
 
     def _report(self, code: str, message: str, **ids: str | None) -> None:
         self.sink.report(
@@ -334,6 +269,9 @@ class Reducer:
             message_id=ids.get("message_id"),
             tool_call_id=ids.get("tool_call_id"),
         )
+
+    def _report_ids(self, code: str, message: str, ids: dict[str, str]) -> None:
+        self._report(code, message, **ids)
 
     # -- entry points --------------------------------------------------------------------
 
@@ -354,91 +292,55 @@ class Reducer:
     def append_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
         """Apply a plain TEXT_MESSAGE_CONTENT or TOOL_CALL_ARGS delta, if nothing is special.
 
-        The fast lane: True when the delta went where :meth:`apply` would put it; False
-        (nothing changed) when the event needs the general path.
+        The delta lane: True when the delta went where :meth:`apply` would put it; False
+        (nothing changed) when the event needs the general path. A rule of :meth:`apply`
+        that reacts to a plain delta of an open item must make this return False for it.
         """
         run = self._run
         if run is None or not self._run_open:
             return False
         if kind == "TEXT_MESSAGE_CONTENT":
-            node = self._by_id.get(item_id)
+            node = self._list.node(item_id)
             if node is None or type(node.message) is not AssistantMessage:
                 return False
             self._index = -1 if index is None else index
-            sizes = self._message_sizes
-            size = sizes.get(item_id, 0) + len(delta)
-            if size <= self._max_text:
-                sizes[item_id] = size
-                node.message.append(delta, seq=self._index, epoch=self._epoch)
-            else:
-                self._admit("message", item_id, delta)  # reports it
+            if self._text.admit("message", item_id, delta):
+                node.message.append(delta, seq=self._index, stretch=self._stretch)
         else:
-            owner = self._call_owner.get(item_id)
-            if owner is None or item_id in self._replays:
+            if item_id in self._replays:
                 return False
-            call = self._call_in(owner, item_id)
+            call = self._list.call(item_id)
             if call is None:
                 return False
             self._index = -1 if index is None else index
-            sizes = self._call_sizes
-            size = sizes.get(item_id, 0) + len(delta)
-            if size <= self._max_text:
-                sizes[item_id] = size
+            if self._text.admit("call", item_id, delta):
                 call.append_arguments(delta)
-            else:
-                self._admit("call", item_id, delta)  # reports it
         run.last_event_index = index
         return True
 
-    def delta_route(
-        self, kind: str, item_id: str
-    ) -> tuple[list[str], dict[str, int], RunRecord] | None:
+    def delta_route(self, kind: str, item_id: str) -> DeltaRoute | None:
         """Where :meth:`append_delta` just put a delta for ``item_id``, for the next ones.
 
-        ``(pieces, sizes, run)``: the live list of text pieces the delta went to, the
-        table counting the item's characters against the text limit (keyed by the item's
-        id) and the run it belongs to. Until another event is applied, a plain delta for
-        the item needs nothing but appending there, counting, and marking the run's last
-        event. None when there is no such place.
+        Until another event is applied, a plain delta for the item needs nothing but
+        appending there, counting against the text limit, and marking the run's last
+        event: the route does just that. None when there is no such place.
         """
         run = self._run
         if run is None:
             return None
         if kind == "TEXT_MESSAGE_CONTENT":
-            node = self._by_id.get(item_id)
+            node = self._list.node(item_id)
             if node is None or type(node.message) is not AssistantMessage:
                 return None
             segments = node.message.segments
             last = segments[-1] if segments else None
-            if type(last) is not TextSegment or last.epoch != self._epoch:
+            if type(last) is not TextSegment or last.stretch != self._stretch:
                 return None
-            return last.pieces(), self._message_sizes, run
-        owner = self._call_owner.get(item_id)
-        call = None if owner is None else self._call_in(owner, item_id)
+            return self._text.route("message", item_id, last.appender(), run)
+        call = self._list.call(item_id)
         if call is None:
             return None
-        return call.argument_pieces(), self._call_sizes, run
-
-    def _admit(self, noun: str, item_id: str, delta: str) -> bool:
-        """Whether a delta fits the text limit of its message or call (else reported)."""
-        sizes = self._text_sizes[noun]
-        size = sizes.get(item_id, 0) + len(delta)
-        if size <= self._max_text:
-            sizes[item_id] = size
-            return True
-        # Full: a later, shorter delta must not fit either (it would splice text around
-        # the dropped one). Every path compares against this count.
-        sizes[item_id] = self._max_text + 1
-        key = (noun, item_id)
-        if key not in self._text_full:
-            self._text_full.add(key)
-            self._report(
-                "text-limit",
-                f"{noun} {item_id!r} would pass {self._max_text} characters (the text limit): "
-                "this delta and every later one for it are dropped; the text before is kept",
-                **({"message_id": item_id} if noun == "message" else {"tool_call_id": item_id}),
-            )
-        return False
+        return self._text.route("call", item_id, call.arguments_appender(), run)
 
     def close(self) -> None:
         """End of input: a run still going is truncated; unmatched results are reported."""
@@ -470,7 +372,7 @@ class Reducer:
         self._run_open = True
         self._started = {}
         self._answered = set()
-        self._epoch += 1
+        self._stretch += 1
         if run.index < len(self._run_inputs):
             given = self._run_inputs[run.index]
             run.new_turn = self._add_input_messages(given) or (
@@ -548,7 +450,7 @@ class Reducer:
         if not messages:
             return False
         new_turn = False
-        held = [node.message for node in self._nodes()] if self._may_restate(messages) else []
+        held = self._list.messages if self._may_restate(messages) else []
         for message, match in zip(messages, self._echoes(held, messages), strict=True):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)
@@ -566,15 +468,15 @@ class Reducer:
                         tool_call_id=ours.tool_call_id if isinstance(ours, ToolMessage) else None,
                     )
                 continue
-            if message.id in self._by_id:
+            if message.id in self._list:
                 continue
             if isinstance(message, ToolMessage) and not self._accept_client_result(message):
                 continue
             message.seq = self._index
-            node = self._append(message)
+            node = self._list.append(message)
             self._register_calls(node)
             if isinstance(message, ToolMessage):
-                if message.tool_call_id in self._call_owner or (
+                if self._list.has_call(message.tool_call_id) or (
                     message.tool_call_id in self.tool_calls
                 ):
                     # A call the transcript knows (even one a snapshot has since left
@@ -585,7 +487,7 @@ class Reducer:
                     self._orphans.setdefault(message.tool_call_id, []).append((node, result))
             elif isinstance(message, (UserMessage, SystemMessage, DeveloperMessage)):
                 new_turn = True
-        self._epoch += 1
+        self._stretch += 1
         return new_turn
 
     def _accept_client_result(self, message: ToolMessage) -> bool:
@@ -597,7 +499,7 @@ class Reducer:
         record = self.tool_calls.get(message.tool_call_id)
         if record is None or not record.results:
             return True
-        held = [self._by_id.get(result.message_id) for result in record.results]
+        held = [self._list.node(result.message_id) for result in record.results]
         contents = [
             node.message.content
             for node in held
@@ -639,12 +541,12 @@ class Reducer:
         by content alone) the whole conversation and something new: two messages at
         least. A harness that sends only the new turn costs nothing per run.
         """
-        if not self._by_id:
+        if not self._list:
             return False
         if len(messages) > 1:
             return True
         message = messages[0]
-        if message.id in self._by_id:
+        if message.id in self._list:
             return True
         if isinstance(message, ToolMessage):
             return message.tool_call_id in self.tool_calls
@@ -751,18 +653,18 @@ class Reducer:
 
     # -- text and reasoning (A1, A2, A7) -------------------------------------------------
 
-    def _open_message(self, event: Event, message: Message) -> _Node:
+    def _open_message(self, event: Event, message: Message) -> Node:
         message.seq = self._index
         tag = event.get("subagentRunId")
         if isinstance(tag, str):
             message.subagent_run_id = tag
-        return self._append(message)
+        return self._list.append(message)
 
     def _text_start(self, event: Event, *, reasoning: bool = False) -> None:
         message_id = event.get("messageId")
         if not isinstance(message_id, str):
             return
-        node = self._by_id.get(message_id)
+        node = self._list.node(message_id)
         if node is None:
             if reasoning:
                 message: Message = ReasoningMessage(message_id, "")
@@ -804,7 +706,7 @@ class Reducer:
         delta = _delta_text(event.get("delta"))
         if not isinstance(message_id, str) or delta is None:
             return
-        node = self._by_id.get(message_id)
+        node = self._list.node(message_id)
         if node is None:
             opened: Message = (
                 ReasoningMessage(message_id, "") if reasoning else AssistantMessage(message_id, "")
@@ -817,13 +719,13 @@ class Reducer:
                 message_id=message_id,
             )
         message = node.message
-        if not isinstance(message, ActivityMessage) and not self._admit(
+        if not isinstance(message, ActivityMessage) and not self._text.admit(
             "message", message_id, delta
         ):
             return
         if isinstance(message, AssistantMessage):
-            message.append(delta, seq=self._index, epoch=self._epoch)
-        elif isinstance(message, _TextMessage):
+            message.append(delta, seq=self._index, stretch=self._stretch)
+        elif isinstance(message, TextMessage):
             if isinstance(message.content, list):
                 self._report(
                     "content-parts-replaced",
@@ -847,48 +749,11 @@ class Reducer:
 
     def _text_end(self, event: Event) -> None:
         message_id = event.get("messageId")
-        node = self._by_id.get(message_id) if isinstance(message_id, str) else None
+        node = self._list.node(message_id) if isinstance(message_id, str) else None
         if node is not None and not isinstance(node.message, ActivityMessage):
             node.message.merge_metadata(event.get("metadata"))
 
     # -- tool calls (A3, A4, A5) ---------------------------------------------------------
-
-    def _call_in(self, node: _Node, call_id: str) -> ToolCall | None:
-        """The latest call with this id in the node's message: its current occurrence.
-
-        An id is held twice in one message only when a call answered in an earlier run is
-        declared again under the same parent (``tool-call-id-reused``): what follows
-        belongs to the new occurrence, never to the answered one.
-        """
-        message = node.message
-        if isinstance(message, AssistantMessage) and message.tool_calls:
-            calls = message.tool_calls
-            if len(calls) > _SCANNED_CALLS:
-                return self._indexed_call(calls, call_id)
-            for call in reversed(calls):
-                if call.id == call_id:
-                    return call
-        return None
-
-    def _indexed_call(self, calls: list[ToolCall], call_id: str) -> ToolCall | None:
-        """:meth:`_call_in` for a long list of parallel calls, without scanning it each time.
-
-        An index of each id's latest position, extended as the list grows: the reducer
-        only ever appends calls. A list that shrank, or a position that no longer holds
-        the id, is scanned instead.
-        """
-        entry = self._call_indices.get(id(calls))
-        if entry is None or entry[0] is not calls or entry[1] > len(calls):
-            entry = self._call_indices[id(calls)] = (calls, 0, {})
-        _, indexed, latest = entry
-        for position in range(indexed, len(calls)):
-            latest[calls[position].id] = position
-        if indexed != len(calls):
-            self._call_indices[id(calls)] = (calls, len(calls), latest)
-        found = latest.get(call_id)
-        if found is not None and calls[found].id == call_id:
-            return calls[found]
-        return next((call for call in reversed(calls) if call.id == call_id), None)
 
     def _tool_start(self, event: Event) -> None:
         call_id = event.get("toolCallId")
@@ -897,7 +762,7 @@ class Reducer:
         name = event.get("toolCallName")
         name = name if isinstance(name, str) else ""
         self._started[call_id] = None
-        owner = self._call_owner.get(call_id)
+        owner = self._list.owner(call_id)
         occurrence = 0
         if owner is not None:
             earlier = self.tool_calls.get(call_id)
@@ -915,7 +780,7 @@ class Reducer:
         parent = event.get("parentMessageId")
         created = False
         if isinstance(parent, str):
-            found = self._by_id.get(parent)
+            found = self._list.node(parent)
             if found is not None and isinstance(found.message, AssistantMessage):
                 owner = found
             else:
@@ -942,7 +807,7 @@ class Reducer:
         call.seq = self._index
         call.merge_metadata(event.get("metadata"))
         message.add_tool_call(call)
-        self._call_owner[call_id] = owner
+        self._list.declare(call_id, owner)
         tag = event.get("subagentRunId")
         record = ToolCallRecord(
             call,
@@ -981,9 +846,9 @@ class Reducer:
         self._answer_runs[id(results)] = (results, len(results), low, high)
         return low is not None and (low != current or high != current)
 
-    def _restart_call(self, event: Event, owner: _Node, call_id: str, name: str) -> None:
+    def _restart_call(self, event: Event, owner: Node, call_id: str, name: str) -> None:
         """A3-i: a START for a call that exists updates it; a replay must not double it."""
-        call = self._call_in(owner, call_id)
+        call = self._list.call_in(owner, call_id)
         if call is None:
             return
         if call.name != name:
@@ -1001,18 +866,16 @@ class Reducer:
             self._unchecked.pop(call_id, None)
         elif record is not None and record.ended:
             self._replays[call_id] = []
-            self._text_sizes["replay"].pop(call_id, None)
-            self._text_full.discard(("replay", call_id))
+            self._text.forget("replay", call_id)
 
-    def _adopt_orphans(self, call_id: str, owner: _Node) -> None:
+    def _adopt_orphans(self, call_id: str, owner: Node) -> None:
         orphans = self._orphans.pop(call_id, None)
         if not orphans:
             return
-        anchor = self._after_results(owner)
+        anchor = self._list.after_results(owner)
         record = self.tool_calls.get(call_id)
         for node, result in orphans:
-            self._unlink(node)
-            anchor = self._link_after(anchor, node)
+            anchor = self._list.move_after(anchor, node)
             if record is not None and node.message.id not in record.result_message_ids:
                 record.results.append(result)
             self._report(
@@ -1030,11 +893,11 @@ class Reducer:
             return
         replay = self._replays.get(call_id)
         if replay is not None:
-            if self._admit("replay", call_id, delta):
+            if self._text.admit("replay", call_id, delta):
                 replay.append(delta)
             return
-        owner = self._call_owner.get(call_id)
-        call = self._call_in(owner, call_id) if owner is not None else None
+        owner = self._list.owner(call_id)
+        call = self._list.call_in(owner, call_id) if owner is not None else None
         if call is None:
             self._report(
                 "orphan-arguments",
@@ -1043,7 +906,7 @@ class Reducer:
                 tool_call_id=call_id,
             )
             return
-        if self._admit("call", call_id, delta):
+        if self._text.admit("call", call_id, delta):
             call.append_arguments(delta)
         call.merge_metadata(event.get("metadata"))
 
@@ -1051,8 +914,8 @@ class Reducer:
         call_id = event.get("toolCallId")
         if not isinstance(call_id, str):
             return
-        owner = self._call_owner.get(call_id)
-        call = self._call_in(owner, call_id) if owner is not None else None
+        owner = self._list.owner(call_id)
+        call = self._list.call_in(owner, call_id) if owner is not None else None
         if call is None:
             return
         call.merge_metadata(event.get("metadata"))
@@ -1143,7 +1006,7 @@ class Reducer:
                 raw_content if isinstance(raw_content, str) else (_delta_text(raw_content) or "")
             )
         self._answered.add(call_id)
-        existing = self._by_id.get(message_id)
+        existing = self._list.node(message_id)
         if existing is not None:
             held = existing.message
             if (
@@ -1187,16 +1050,15 @@ class Reducer:
                     "declared: the call is the server's; the client has nothing to send",
                     tool_call_id=call_id,
                 )
-        self._epoch += 1
+        self._stretch += 1
 
     def _place_result(self, message: ToolMessage, call_id: str, result: ToolResult) -> None:
-        owner = self._call_owner.get(call_id)
+        owner = self._list.owner(call_id)
         if owner is None:
-            node = self._link_after(self._head.prev, _Node(message))
+            node = self._list.append(message)
             self._orphans.setdefault(call_id, []).append((node, result))
         else:
-            node = self._link_after(self._after_results(owner), _Node(message))
-        self._by_id.setdefault(message.id, node)
+            self._list.insert_after(self._list.after_results(owner), message)
 
     def _place_history_result(self, message: ToolMessage, source: ResultSource) -> None:
         """A tool message from history that answers a call we hold is not an orphan."""
@@ -1209,15 +1071,15 @@ class Reducer:
             run_index = self._run.index if self._run is not None else None
             record.results.append(ToolResult(message.id, run_index, source))
 
-    def _register_calls(self, node: _Node) -> None:
+    def _register_calls(self, node: Node) -> None:
         """Index the calls of a message that came from history (a snapshot or run input)."""
         message = node.message
         if not isinstance(message, AssistantMessage) or not message.tool_calls:
             return
         for call in message.tool_calls:
-            if call.id in self._call_owner:
+            if self._list.has_call(call.id):
                 continue
-            self._call_owner[call.id] = node
+            self._list.declare(call.id, node)
             record = self.tool_calls.get(call.id)
             if record is None:
                 self.tool_calls[call.id] = ToolCallRecord(
@@ -1230,7 +1092,7 @@ class Reducer:
             # History keeps its own order (as the reference does); results already held
             # now answer a known call.
             for _, result in self._orphans.pop(call.id, []):
-                if result.message_id not in record_of(self.tool_calls, call.id):
+                if result.message_id not in result_ids(self.tool_calls, call.id):
                     self.tool_calls[call.id].results.append(result)
 
     def add_client_result(
@@ -1274,7 +1136,7 @@ class Reducer:
         result = ToolResult(message.id, None, "harness")
         self._place_result(message, tool_call_id, result)
         record.results.append(result)
-        self._epoch += 1
+        self._stretch += 1
         return message
 
     # -- snapshots (A6, A9, A10, A14) ----------------------------------------------------
@@ -1293,7 +1155,7 @@ class Reducer:
         first, a user turn before its answer).
         """
         snapshot = messages_from_dicts(event.get("messages"), where="messages", report=self._report)
-        held = [node.message for node in self._nodes()]
+        held = self._list.messages
         matches = reconcile(held, snapshot)
         for message, match in zip(snapshot, matches, strict=True):
             if match is not None:
@@ -1364,20 +1226,13 @@ class Reducer:
 
     def _rebuild(self, messages: list[Message]) -> None:
         self._activity_sizes = {}
-        self._head = _Node.ring()
-        self._run_ends = {}
-        self._call_indices = {}
-        self._by_id = {}
-        self._call_owner = {}
         self._orphans = {}
-        self._cached = None
-        for message in messages:
-            self._append(message)
-        for node in self._nodes():
+        self._list.rebuild(messages)
+        for node in self._list.nodes():
             self._register_calls(node)
-        for node in self._nodes():
+        for node in self._list.nodes():
             message = node.message
-            if isinstance(message, ToolMessage) and message.tool_call_id not in self._call_owner:
+            if isinstance(message, ToolMessage) and not self._list.has_call(message.tool_call_id):
                 run_index = self._run.index if self._run is not None else None
                 result = ToolResult(message.id, run_index, "snapshot")
                 self._orphans.setdefault(message.tool_call_id, []).append((node, result))
@@ -1443,7 +1298,7 @@ class Reducer:
         replace = event.get("replace", True) is not False
         tag = event.get("subagentRunId")
         self._activity_sizes.pop(message_id, None)  # measured again at its next patch
-        node = self._by_id.get(message_id)
+        node = self._list.node(message_id)
         target: Message
         if node is None:
             target = ActivityMessage(message_id, activity_type, content)
@@ -1472,16 +1327,14 @@ class Reducer:
             target = ActivityMessage(message_id, activity_type, content)
             target.seq = node.message.seq
             target.subagent_run_id = tag if isinstance(tag, str) else None
-            node.message = target
-            self._cached = None
-            self._layout += 1  # a tool message turned activity ends a run of results
+            self._list.replace(node, target)
         else:
             target = node.message
         target.merge_metadata(event.get("metadata"))
 
     def _activity_delta(self, event: Event) -> None:
         message_id = event.get("messageId")
-        node = self._by_id.get(message_id) if isinstance(message_id, str) else None
+        node = self._list.node(message_id) if isinstance(message_id, str) else None
         if node is None:
             self._report(
                 "activity-target-missing",
@@ -1518,10 +1371,10 @@ class Reducer:
         value_type = event.get("encryptedValueType")
         target: ToolCall | Message | None = None
         if event.get("subtype") == "tool-call":
-            owner = self._call_owner.get(entity)
-            target = self._call_in(owner, entity) if owner is not None else None
+            owner = self._list.owner(entity)
+            target = self._list.call_in(owner, entity) if owner is not None else None
         else:
-            node = self._by_id.get(entity)
+            node = self._list.node(entity)
             if node is not None and not isinstance(node.message, ActivityMessage):
                 target = node.message
         if target is None:

@@ -22,9 +22,10 @@ from typing import Any, Literal
 from ._codec import dumps_checked
 from .limits import Limits
 from .logs import LogError, find_logs, fold_log, map_logs
-from .model import ToolMessage, Transcript
+from .model import ToolMessage
 from .projection import Subagents
 from .targets import render
+from .transcript import Transcript
 
 __all__ = [
     "ROW_TARGETS",

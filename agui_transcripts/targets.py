@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Transcript
 from .projection import Subagents
+from .transcript import Transcript
 
 __all__ = ["TARGETS", "render"]
 

@@ -1,7 +1,9 @@
-"""Counting the deltas the collector's delta lane takes.
+"""Switching off, and counting, the collector's delta lane.
 
 Tests that compare the fast paths with the general path would pass just as well if the
-lane never fired; the guards count what it takes.
+lane never fired; the guards count what it takes. The lane has two entries (a plain
+delta, a chunk that only continues its stream); the routes it keeps for an item are
+made only by the first, so closing both leaves the general path alone.
 """
 
 from __future__ import annotations
@@ -11,17 +13,31 @@ from typing import Any
 import pytest
 
 from agui_transcripts import Collector
+from agui_transcripts.text_budget import DeltaRoute
+
+_ENTRIES = ("_plain_delta", "_plain_chunk")
 
 
-def count_lane(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the deltas the lane takes from now on: the returned list's one item."""
+def without_lane(patch: pytest.MonkeyPatch) -> None:
+    """Send every event down the general path (within ``patch``'s context)."""
+    for name in _ENTRIES:
+        patch.setattr(Collector, name, lambda self, *args: False)
+
+
+def count_lane(monkeypatch: pytest.MonkeyPatch, *, routes: bool = True) -> list[int]:
+    """Count the deltas the lane takes from now on: by its entries, and by its routes.
+
+    The count is the returned list's one item; ``routes=False`` counts the entries only.
+    """
     taken = [0]
-    original = Collector._fast_delta
+    places = [(Collector, entry) for entry in _ENTRIES]
+    for owner, name in places + ([(DeltaRoute, "append")] if routes else []):
+        original = getattr(owner, name)
 
-    def counting(self: Collector, event: dict[str, Any], index: int | None) -> bool:
-        done = original(self, event, index)
-        taken[0] += done
-        return done
+        def counting(self: object, *args: Any, _original: Any = original) -> bool:
+            done: bool = _original(self, *args)
+            taken[0] += done
+            return done
 
-    monkeypatch.setattr(Collector, "_fast_delta", counting)
+        monkeypatch.setattr(owner, name, counting)
     return taken

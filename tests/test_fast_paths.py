@@ -32,13 +32,13 @@ from agui_transcripts import (
     ToolMessage,
     Transcript,
     fold,
+    message_list,
 )
-from agui_transcripts import reduce as reduce_module
 from agui_transcripts.events import EventIntake, _sdk_event_fields
-from agui_transcripts.reduce import Reducer
+from agui_transcripts.message_list import MessageList
 
 from .generate import random_stream
-from .lane import count_lane
+from .lane import count_lane, without_lane
 from .streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMK, TMS
 
 HERE = Path(__file__).parent
@@ -107,7 +107,7 @@ def _general_fold(
     events: list[Any], monkeypatch: pytest.MonkeyPatch, limits: Limits | None = None
 ) -> Transcript:
     with monkeypatch.context() as patch:
-        patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
+        without_lane(patch)
         return fold([dict(e) for e in events], limits=limits)
 
 
@@ -124,8 +124,8 @@ def test_the_delta_lane_changes_nothing(events: list[Any], monkeypatch: pytest.M
     assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
 
 
-def _walk_to_run_end(self: Reducer, owner: Any) -> Any:
-    """Reducer._after_results without its memory: the plain walk."""
+def _walk_to_run_end(self: MessageList, owner: Any) -> Any:
+    """MessageList.after_results without its memory: the plain walk."""
     anchor = owner
     while anchor.next is not self._head and isinstance(anchor.next.message, ToolMessage):
         anchor = anchor.next
@@ -183,7 +183,7 @@ def test_remembered_run_ends_place_results_as_the_walk_does(
 ) -> None:
     remembered = fold([dict(e) for e in events])
     with monkeypatch.context() as patch:
-        patch.setattr(Reducer, "_after_results", _walk_to_run_end)
+        patch.setattr(MessageList, "after_results", _walk_to_run_end)
         walked = fold([dict(e) for e in events])
     assert _summary(remembered) == _summary(walked)
 
@@ -207,10 +207,10 @@ def test_indexed_call_lookup_finds_what_a_scan_finds(
     events: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr(reduce_module, "_SCANNED_CALLS", 0)  # every list indexed
+        patch.setattr(message_list, "_SCANNED_CALLS", 0)  # every list indexed
         indexed = fold([dict(e) for e in events])
     with monkeypatch.context() as patch:
-        patch.setattr(reduce_module, "_SCANNED_CALLS", sys.maxsize)  # every list scanned
+        patch.setattr(message_list, "_SCANNED_CALLS", sys.maxsize)  # every list scanned
         scanned = fold([dict(e) for e in events])
     assert _summary(indexed) == _summary(scanned)
 
@@ -495,6 +495,7 @@ def test_record_copies_hold_every_field_and_their_own_results() -> None:
 
 def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
     """After the lane takes an item's delta, its next plain deltas go straight to the text."""
+    entered = count_lane(monkeypatch, routes=False)
     taken = count_lane(monkeypatch)
     events = [
         RS(),
@@ -512,7 +513,8 @@ def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.Monke
         RF(),
     ]
     transcript = fold(events)
-    assert taken[0] == 3
+    assert entered[0] == 3
+    assert taken[0] == 7  # "b", ": 1", "d" and "}" by the routes
     message = transcript.to_dicts()[0]
     assert message["content"] == "abcd"
     assert message["toolCalls"][0]["function"]["arguments"] == '{"x": 1}'
@@ -559,5 +561,5 @@ def test_reading_or_editing_the_live_transcript_between_deltas_loses_nothing(
     assert fast["messages"][0]["content"] == "abbcde"
     assert fast["messages"][0]["toolCalls"][0]["function"]["arguments"] == '{"y": 2}'
     with monkeypatch.context() as patch:
-        patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
+        without_lane(patch)
         assert _live_session() == fast

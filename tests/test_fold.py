@@ -915,7 +915,8 @@ def test_run_of_names_the_run_each_message_arrived_in(seed: int) -> None:
 
 
 def test_run_of_with_runs_out_of_order_unstarted_or_added_later() -> None:
-    from agui_transcripts.model import RunRecord, Transcript
+    from agui_transcripts.model import RunRecord
+    from agui_transcripts.transcript import Transcript
 
     def run(index: int, start: int | None) -> RunRecord:
         return RunRecord(index=index, first_event_index=start)

@@ -22,8 +22,8 @@ from agui_transcripts.adapters.chat_turns import to_chat_turns
 from agui_transcripts.adapters.langchain import to_langchain
 from agui_transcripts.adapters.openai import to_openai
 from agui_transcripts.adapters.responses import to_responses
-from agui_transcripts.model import Transcript
 from agui_transcripts.projection import is_synthetic, project
+from agui_transcripts.transcript import Transcript
 
 from .checkers import openai_strict
 from .streams import MS, RF, RS, TCA, TCE, TCK, TCR, TCS, TMC, TME, TMS

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from agui_transcripts import fold
-from agui_transcripts.model import Transcript
+from agui_transcripts.transcript import Transcript
 
 from .checkers import openai_strict
 from .test_history_properties import view

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..diagnostics import RULES, Diagnostic
-from ..model import Message, ToolMessage, Transcript
+from ..model import Message, ToolMessage
 from ..projection import Policy, Subagents
+from ..transcript import Transcript
 
 __all__ = ["data_url", "messages_of", "report", "stable_id", "tool_text"]
 

@@ -22,8 +22,9 @@ from typing import Any
 from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..events import normalize_run_input
-from ..model import ActivityMessage, Message, Transcript
+from ..model import ActivityMessage, Message
 from ..projection import Policy, Subagents
+from ..transcript import Transcript
 from ..wire import messages_from_dicts
 from . import messages_of
 

@@ -36,10 +36,10 @@ from ..model import (
     ReasoningMessage,
     SystemMessage,
     ToolMessage,
-    Transcript,
     UserMessage,
 )
 from ..projection import Policy, Subagents
+from ..transcript import Transcript
 from . import messages_of, report
 
 __all__ = ["ChatTurn", "to_chat_turns"]

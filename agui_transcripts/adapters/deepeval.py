@@ -39,11 +39,11 @@ from ..model import (
     Message,
     ToolCall,
     ToolMessage,
-    Transcript,
     UserMessage,
     parse_arguments,
 )
 from ..projection import Policy, Subagents
+from ..transcript import Transcript
 from . import messages_of, report, tool_text
 
 __all__ = ["to_conversational_test_case", "to_deepeval", "to_llm_test_case"]

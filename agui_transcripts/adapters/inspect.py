@@ -40,11 +40,11 @@ from ..model import (
     SystemMessage,
     ToolCall,
     ToolMessage,
-    Transcript,
     UserMessage,
     parse_arguments,
 )
 from ..projection import Policy, Subagents
+from ..transcript import Transcript
 from . import data_url, messages_of, report
 
 __all__ = ["to_inspect"]

@@ -42,7 +42,6 @@ from ..model import (
     ReasoningMessage,
     SystemMessage,
     ToolMessage,
-    Transcript,
     UserMessage,
     parse_arguments,
 )
@@ -59,6 +58,7 @@ from ..projection import (
     is_synthetic,
     messages_from_parts,
 )
+from ..transcript import Transcript
 from . import messages_of
 
 __all__ = ["from_langchain", "to_langchain"]

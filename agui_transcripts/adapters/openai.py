@@ -39,7 +39,6 @@ from ..model import (
     ReasoningMessage,
     SystemMessage,
     ToolMessage,
-    Transcript,
     UserMessage,
     parse_arguments,
 )
@@ -52,6 +51,7 @@ from ..projection import (
     ToolResultPart,
     messages_from_parts,
 )
+from ..transcript import Transcript
 from . import data_url, messages_of, report, stable_id, tool_text
 
 __all__ = [

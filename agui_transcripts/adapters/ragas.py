@@ -32,15 +32,9 @@ from typing import Any, Literal
 
 from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
-from ..model import (
-    AssistantMessage,
-    Message,
-    ToolMessage,
-    Transcript,
-    UserMessage,
-    parse_arguments,
-)
+from ..model import AssistantMessage, Message, ToolMessage, UserMessage, parse_arguments
 from ..projection import Policy, Subagents, is_synthetic
+from ..transcript import Transcript
 from . import messages_of
 
 __all__ = [

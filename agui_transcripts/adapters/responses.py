@@ -41,7 +41,6 @@ from ..model import (
     ReasoningMessage,
     SystemMessage,
     ToolMessage,
-    Transcript,
     UserMessage,
 )
 from ..projection import (
@@ -53,6 +52,7 @@ from ..projection import (
     ToolResultPart,
     messages_from_parts,
 )
+from ..transcript import Transcript
 from . import data_url, messages_of, report, stable_id, tool_text
 
 __all__ = ["ResponseItem", "from_responses", "to_responses"]

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts import Collector
 from agui_transcripts.ragas import AGUIEventCollector, convert_to_ragas_messages
 from tests.generate import random_stream
-from tests.lane import count_lane
+from tests.lane import count_lane, without_lane
 from tests.streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "streams"
@@ -46,7 +45,7 @@ def test_the_drop_in_renders_the_same_with_and_without_the_lane(
 ) -> None:
     fast = _rendered(events)
     with monkeypatch.context() as patch:
-        patch.setattr(Collector, "_fast_delta", lambda self, event, index: False)
+        without_lane(patch)
         general = _rendered(events)
     assert fast == general
 
@@ -70,7 +69,7 @@ def test_the_drop_in_collector_takes_the_lane(monkeypatch: pytest.MonkeyPatch) -
     ]
     for event in events:
         collector.process_event(event)
-    assert taken[0] == 3  # "Hel", "!" and the first argument delta; the rest by route
+    assert taken[0] == 4  # every delta but the timestamped one (the first argument's route)
     [message] = collector.get_messages()
     assert message.content == "Hello!"
     assert message.tool_calls[0].args == {"a": 1}

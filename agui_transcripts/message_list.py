@@ -1,0 +1,193 @@
+"""The reducer's message list: a linked list with id indexes, so a fold stays linear.
+
+Starting a message, attaching a call and placing a result right after the message that
+owns its call (rule A5) cost O(1) amortised, however long the conversation grows. Only a
+``MESSAGES_SNAPSHOT``, which carries the whole list, rebuilds it. The list knows nothing
+of events or rules: the reducer decides where a message goes, the list keeps it there
+and answers lookups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .model import AssistantMessage, Message, ToolCall, ToolMessage
+
+__all__ = ["MessageList", "Node"]
+
+# Messages with more parallel calls than this find a call by index rather than by a scan.
+_SCANNED_CALLS = 8
+
+
+class Node:
+    """A place in the list: it keeps its place when the message in it is replaced."""
+
+    __slots__ = ("message", "next", "prev")
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        self.prev: Node = self
+        self.next: Node = self
+
+    @classmethod
+    def ring(cls) -> Node:
+        """The list's sentinel: it links the ends and holds no message (reading it fails)."""
+        head = cls.__new__(cls)
+        head.prev = head.next = head
+        return head
+
+
+class MessageList:
+    """The messages of a fold in order, with their nodes by message id and by call id."""
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every message."""
+        # The sentinel of the ring of nodes.
+        self._head = Node.ring()
+        # The first node that held each message id (a later duplicate id joins no index).
+        self._by_id: dict[str, Node] = {}
+        # The node of the assistant message that declares each call id.
+        self._call_owner: dict[str, Node] = {}
+        # The messages as last listed; None once the list changed.
+        self._cached: list[Message] | None = []
+        # Counts removals and changes of kind, which can cut a run of results short.
+        self._layout = 0
+        # Where each assistant node's run of following tool messages ended when last
+        # looked up, with the layout then: walking on from there keeps placing a
+        # message's k results O(k), not O(k^2).
+        self._run_ends: dict[Node, tuple[int, Node]] = {}
+        # Long call lists by identity: (the list, how much of it is indexed, latest
+        # position of each id); see _indexed_call.
+        self._call_indices: dict[int, tuple[list[ToolCall], int, dict[str, int]]] = {}
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def messages(self) -> list[Message]:
+        """The messages in order (a new list, rebuilt only after a structural change)."""
+        if self._cached is None:
+            self._cached = [node.message for node in self.nodes()]
+        return list(self._cached)
+
+    def nodes(self) -> Iterator[Node]:
+        """The nodes in order."""
+        node = self._head.next
+        while node is not self._head:
+            yield node
+            node = node.next
+
+    def __bool__(self) -> bool:
+        return bool(self._by_id)
+
+    def __contains__(self, message_id: object) -> bool:
+        return message_id in self._by_id
+
+    def node(self, message_id: str) -> Node | None:
+        """The node of the first message that had this id."""
+        return self._by_id.get(message_id)
+
+    def owner(self, call_id: str) -> Node | None:
+        """The node of the assistant message that declares the call."""
+        return self._call_owner.get(call_id)
+
+    def has_call(self, call_id: str) -> bool:
+        """Whether some message in the list declares the call."""
+        return call_id in self._call_owner
+
+    def call(self, call_id: str) -> ToolCall | None:
+        """The current occurrence of a call (see :meth:`call_in`), if any message holds it."""
+        owner = self._call_owner.get(call_id)
+        return None if owner is None else self.call_in(owner, call_id)
+
+    def call_in(self, node: Node, call_id: str) -> ToolCall | None:
+        """The latest call with this id in the node's message: its current occurrence.
+
+        An id is held twice in one message only when a call answered in an earlier run is
+        declared again under the same parent (``tool-call-id-reused``): what follows
+        belongs to the new occurrence, never to the answered one.
+        """
+        message = node.message
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            calls = message.tool_calls
+            if len(calls) > _SCANNED_CALLS:
+                return self._indexed_call(calls, call_id)
+            for call in reversed(calls):
+                if call.id == call_id:
+                    return call
+        return None
+
+    def _indexed_call(self, calls: list[ToolCall], call_id: str) -> ToolCall | None:
+        """:meth:`call_in` for a long list of parallel calls, without scanning it each time.
+
+        An index of each id's latest position, extended as the list grows: the reducer
+        only ever appends calls. A list that shrank, or a position that no longer holds
+        the id, is scanned instead.
+        """
+        entry = self._call_indices.get(id(calls))
+        if entry is None or entry[0] is not calls or entry[1] > len(calls):
+            entry = self._call_indices[id(calls)] = (calls, 0, {})
+        _, indexed, latest = entry
+        for position in range(indexed, len(calls)):
+            latest[calls[position].id] = position
+        if indexed != len(calls):
+            self._call_indices[id(calls)] = (calls, len(calls), latest)
+        found = latest.get(call_id)
+        if found is not None and calls[found].id == call_id:
+            return calls[found]
+        return next((call for call in reversed(calls) if call.id == call_id), None)
+
+    def after_results(self, owner: Node) -> Node:
+        """The last node of ``owner``'s run of following tool messages (A5)."""
+        known = self._run_ends.get(owner)
+        anchor = known[1] if known is not None and known[0] == self._layout else owner
+        while anchor.next is not self._head and isinstance(anchor.next.message, ToolMessage):
+            anchor = anchor.next
+        self._run_ends[owner] = (self._layout, anchor)
+        return anchor
+
+    # -- changing ------------------------------------------------------------------------
+
+    def append(self, message: Message) -> Node:
+        """Add a message at the end."""
+        return self.insert_after(self._head.prev, message)
+
+    def insert_after(self, anchor: Node, message: Message) -> Node:
+        """Add a message right after ``anchor``."""
+        node = self._link_after(anchor, Node(message))
+        self._by_id.setdefault(message.id, node)
+        return node
+
+    def move_after(self, anchor: Node, node: Node) -> Node:
+        """Move a node (already in the list) right after ``anchor``."""
+        node.prev.next = node.next
+        node.next.prev = node.prev
+        self._layout += 1
+        return self._link_after(anchor, node)
+
+    def replace(self, node: Node, message: Message) -> None:
+        """Put another message in a node's place (an activity taking over an id)."""
+        node.message = message
+        self._cached = None
+        self._layout += 1  # a tool message turned activity ends a run of results
+
+    def declare(self, call_id: str, owner: Node) -> None:
+        """Record the node whose message declares the call."""
+        self._call_owner[call_id] = owner
+
+    def rebuild(self, messages: list[Message]) -> None:
+        """Hold exactly these messages, in this order."""
+        self.clear()
+        self._cached = None
+        for message in messages:
+            self.append(message)
+
+    def _link_after(self, anchor: Node, node: Node) -> Node:
+        node.prev = anchor
+        node.next = anchor.next
+        anchor.next.prev = node
+        anchor.next = node
+        self._cached = None
+        return node

@@ -1,0 +1,209 @@
+"""The transcript: what a fold ends with, and the questions asked of it.
+
+It sits above the layers it answers with: the projection (:meth:`Transcript.ordered`),
+tool-call ownership (:meth:`Transcript.continuation`) and the HTML view (notebooks).
+"""
+
+from __future__ import annotations
+
+import uuid
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .html import STYLE, render_fragment
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    JSONObject,
+    Message,
+    RunRecord,
+    ToolCallRecord,
+    pending_interrupts,
+)
+from .ownership import Continuation, continuation
+from .projection import Policy, Projection, Subagents, project
+
+__all__ = ["Transcript"]
+
+
+@dataclass(slots=True, eq=False)
+class Transcript:
+    """The canonical transcript of a stream: what the reference AG-UI client would hold.
+
+    Read it at any time from a :class:`~agui_transcripts.Collector`; ``fold`` returns the
+    final one. Runs and tool-call records are copies taken when it is read; message
+    objects are shared with the collector and keep growing while it is fed.
+    """
+
+    messages: list[Message]
+    runs: list[RunRecord]
+    tool_calls: dict[str, ToolCallRecord]
+    state: Any
+    diagnostics: list[Diagnostic]
+    # run_of's index, built on first use: (run count, running maxima of the runs' first
+    # event indices, those runs).
+    _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def to_dicts(self) -> list[JSONObject]:
+        """Every message in its AG-UI wire form, in order."""
+        return [message.to_dict() for message in self.messages]
+
+    @property
+    def thread_id(self) -> str | None:
+        """The thread of the first run that names one."""
+        return next((r.thread_id for r in self.runs if r.thread_id is not None), None)
+
+    @property
+    def response(self) -> str:
+        """The final assistant text of the last run ("" when it produced none)."""
+        last_run = len(self.runs) - 1
+        floor = self.runs[-1].first_event_index if self.runs else None
+        for message in reversed(self.messages):
+            if not isinstance(message, AssistantMessage) or not message.content:
+                continue
+            if last_run < 0 or floor is None or message.seq >= floor:
+                return message.content
+        return ""
+
+    def run_of(self, message: Message) -> RunRecord | None:
+        """The run during which a message arrived (None for history seeded before any).
+
+        The last run that started at or before the message's event, looked up by
+        bisection (adapters ask it for every message).
+        """
+        index = self._run_starts
+        if index is None or index[0] != len(self.runs):
+            # Runs in order with their start; the running maximum makes "the first run
+            # starting after the message" a bisection even if starts were out of order.
+            maxima: list[int] = []
+            started: list[RunRecord] = []
+            for run in self.runs:
+                start = run.first_event_index
+                if start is not None:
+                    maxima.append(max(start, maxima[-1]) if maxima else start)
+                    started.append(run)
+            index = self._run_starts = (len(self.runs), maxima, started)
+        after = bisect_right(index[1], message.seq)
+        return index[2][after - 1] if after else None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The error-level diagnostics."""
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def continuation(self, *, unattributed_is_client: bool = True) -> Continuation:
+        """What must happen next in the conversation, with the ids concerned.
+
+        The status is ``awaiting_resume``, ``awaiting_client``, ``ready_to_continue``,
+        ``stalled`` or ``done``, decided from the tool calls' states, never from the role
+        of the last message. Calls whose owner is unknown count as the client's unless
+        told otherwise (T3).
+        """
+        return continuation(
+            self.tool_calls.values(), self.runs, unattributed_is_client=unattributed_is_client
+        )
+
+    def project(
+        self, policy: Policy = "synthesize", *, subagents: Subagents = "inline"
+    ) -> Projection:
+        """The ordered messages (see :meth:`ordered`) with the projection's diagnostics."""
+        return project(self, policy=policy, subagents=subagents)
+
+    def ordered(
+        self, policy: Policy = "synthesize", *, subagents: Subagents = "inline"
+    ) -> list[Message]:
+        """The messages in an order an evaluator or provider accepts.
+
+        Every tool result comes right after the assistant message that declares its
+        call, nothing else comes between a batch of calls and its results, and text that
+        arrived while calls were open follows their results. Unanswered calls follow
+        ``policy``: ``synthesize`` (a synthetic error result, marked in metadata),
+        ``trim`` (drop the call), ``keep`` (leave it open at the end) or ``raise``.
+        ``subagents`` keeps subagent turns ``inline`` (where they arrived), leaves them
+        out (``exclude``) or puts each subagent's conversation after the top-level one
+        (``apart``); every message keeps its ``subagent_run_id``.
+        """
+        return self.project(policy, subagents=subagents).messages
+
+    def awaiting_client(self) -> bool:
+        """Whether the application must answer calls or resume interrupts."""
+        return self.continuation().awaiting_client()
+
+    def needs_continuation(self) -> bool:
+        """Whether client results wait to be sent in the next run."""
+        return self.continuation().needs_continuation()
+
+    def next_run_input(
+        self,
+        *,
+        run_id: str | None = None,
+        thread_id: str | None = None,
+        tools: list[JSONObject] | None = None,
+        resume: Mapping[str, str | JSONObject] | list[JSONObject] | None = None,
+        context: list[JSONObject] | None = None,
+        forwarded_props: Any = None,
+    ) -> JSONObject:
+        """The ``RunAgentInput`` (wire dict) that continues this conversation.
+
+        ``messages`` is the history (activity messages left out, as AG-UI clients do)
+        with client results right after their calls. ``tools`` defaults to the last
+        run's. ``resume`` answers the last run's interrupts: a list of ResumeEntry dicts,
+        or a mapping from interrupt id to a status (``"resolved"``/``"cancelled"``) or
+        to an entry; it must cover every open interrupt (T7).
+        """
+        last = self.runs[-1] if self.runs else None
+        entries = _resume_entries(resume)
+        interrupts = pending_interrupts(self.runs)
+        if interrupts:
+            covered = {entry.get("interruptId") for entry in entries}
+            missing = [str(i.get("id")) for i in interrupts if i.get("id") not in covered]
+            if missing:
+                raise ValueError(
+                    f"the thread has {len(missing)} pending interrupt(s) not addressed by "
+                    f"resume: {', '.join(missing)}"
+                )
+        run_input: JSONObject = {
+            "threadId": thread_id or self.thread_id or f"thread-{uuid.uuid4().hex[:12]}",
+            "runId": run_id or f"run-{uuid.uuid4().hex[:12]}",
+            "state": self.state,
+            "messages": [m.to_dict() for m in self.messages if not isinstance(m, ActivityMessage)],
+            "tools": tools if tools is not None else list(last.tools or []) if last else [],
+            "context": context or [],
+            "forwardedProps": forwarded_props if forwarded_props is not None else {},
+        }
+        if last is not None and last.protocol_version is not None:
+            run_input["protocolVersion"] = last.protocol_version
+        if entries:
+            run_input["resume"] = entries
+        return run_input
+
+    def _repr_html_(self) -> str:
+        """The conversation, for notebooks."""
+        return f"<style>{STYLE}</style>{render_fragment(self)}"
+
+    def __repr__(self) -> str:
+        return (
+            f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
+            f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
+        )
+
+
+def _resume_entries(
+    resume: Mapping[str, str | JSONObject] | list[JSONObject] | None,
+) -> list[JSONObject]:
+    if resume is None:
+        return []
+    if isinstance(resume, list):
+        return [dict(entry) for entry in resume]
+    entries = []
+    for interrupt_id, answer in resume.items():
+        if isinstance(answer, str):
+            entries.append({"interruptId": interrupt_id, "status": answer})
+        else:
+            entries.append({"interruptId": interrupt_id, **answer})
+    return entries
