@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from . import __version__
 from ._codec import dumps_checked
+from .adapters.registry import names, render, target
 from .diagnostics import Diagnostic
 from .html import content_text
 from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
@@ -34,7 +35,6 @@ from .logs import EmptyLog, LogError, UnreadableLog, available_cores, find_logs,
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage
 from .projection import Subagents
 from .recording import run_input_path
-from .targets import TARGETS, render
 from .transcript import Transcript
 
 __all__ = ["main"]
@@ -170,27 +170,12 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
     )
 
 
-#: What each framework target imports, so a missing extra is said once, before any file.
-def _require_extra(target: str) -> None:
+def _require_extra(name: str) -> None:
+    """A missing framework is said once, before any file."""
     try:
-        if target == "ragas":
-            from .adapters.ragas import import_ragas_messages
-
-            import_ragas_messages()
-        elif target == "langchain":
-            from .adapters.langchain import _import
-
-            _import()
-        elif target == "inspect":
-            from .adapters.inspect import _inspect
-
-            _inspect()
-        elif target == "deepeval":
-            from .adapters.deepeval import _deepeval
-
-            _deepeval()
+        target(name).require()
     except ImportError as error:
-        raise CLIError(f"--to {target}: {error}") from None
+        raise CLIError(f"--to {name}: {error}") from None
 
 
 def _inputs_of(sources: Sequence[str]) -> list[Path]:
@@ -643,7 +628,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
     convert.add_argument(
         "--to",
-        choices=TARGETS,
+        choices=names(),
         default="agui",
         metavar="TARGET",
         help="the framework to write for: %(choices)s (default: %(default)s)",

@@ -20,11 +20,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from ._codec import dumps_checked
+from .adapters.registry import render
 from .limits import Limits
 from .logs import LogError, find_logs, fold_log, map_logs
 from .model import ToolMessage
 from .projection import Subagents
-from .targets import render
 from .transcript import Transcript
 
 __all__ = [

@@ -27,6 +27,7 @@ from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from ..wire import messages_from_dicts
 from . import messages_of
+from .registry import Rendering
 
 __all__ = ["from_agui", "to_agui_models", "to_dicts"]
 
@@ -115,3 +116,10 @@ def from_agui(
             diagnostics.append(Diagnostic(code, RULES[code].severity, message))
 
     return messages_from_dicts(wire, report=report)
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    return to_dicts(transcript, ordered=ordered or subagents != "inline", subagents=subagents)
+
+
+TARGET = Rendering("agui", None, _as_json)

@@ -25,8 +25,9 @@ user content parts                text parts joined; media parts dropped, report
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
+from .._gc import holds_gc
 from ..diagnostics import Diagnostic
 from ..model import (
     ActivityMessage,
@@ -41,6 +42,7 @@ from ..model import (
 from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from . import messages_of, report
+from .registry import Rendering
 
 __all__ = ["ChatTurn", "to_chat_turns"]
 
@@ -67,6 +69,7 @@ def _user_text(message: UserMessage, diagnostics: list[Diagnostic] | None) -> st
     return message.text
 
 
+@holds_gc
 def to_chat_turns(
     source: Transcript | Sequence[Message],
     *,
@@ -136,3 +139,10 @@ def _summary(name: str, arguments: str, result: ToolMessage | None) -> str:
     else:
         outcome = result.text
     return f"[tool {name}({arguments}) -> {outcome}]"
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    return list(to_chat_turns(transcript, subagents=subagents))
+
+
+TARGET = Rendering("chat-turns", None, _as_json)

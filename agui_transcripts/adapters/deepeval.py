@@ -45,6 +45,7 @@ from ..model import (
 from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from . import messages_of, report, tool_text
+from .registry import Rendering
 
 __all__ = ["to_conversational_test_case", "to_deepeval", "to_llm_test_case"]
 
@@ -239,3 +240,10 @@ def to_deepeval(
         subagents=subagents,
         **fields,
     )
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    return [to_deepeval(transcript, subagents=subagents).model_dump(mode="json", exclude_none=True)]
+
+
+TARGET = Rendering("deepeval", "deepeval", _as_json, _deepeval)

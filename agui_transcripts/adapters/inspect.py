@@ -46,6 +46,7 @@ from ..model import (
 from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from . import data_url, messages_of, report
+from .registry import Rendering
 
 __all__ = ["to_inspect"]
 
@@ -188,3 +189,13 @@ def _user(message: UserMessage, model: Any, diagnostics: list[Diagnostic] | None
                 message_id=message.id,
             )
     return parts
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    return [
+        message.model_dump(mode="json", exclude_none=True)
+        for message in to_inspect(transcript, subagents=subagents)
+    ]
+
+
+TARGET = Rendering("inspect", "inspect", _as_json, _inspect)

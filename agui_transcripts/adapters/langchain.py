@@ -60,6 +60,7 @@ from ..projection import (
 )
 from ..transcript import Transcript
 from . import messages_of
+from .registry import Rendering
 
 __all__ = ["from_langchain", "to_langchain"]
 
@@ -427,3 +428,12 @@ def from_langchain(messages: Iterable[Any], *, policy: Policy = "synthesize") ->
             if "encryptedValue" in extra:
                 message.encrypted_value = extra["encryptedValue"]
     return out
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    from langchain_core.messages import messages_to_dict
+
+    return list(messages_to_dict(to_langchain(transcript, subagents=subagents)))
+
+
+TARGET = Rendering("langchain", "langchain", _as_json, _import)

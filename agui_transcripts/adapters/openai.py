@@ -53,6 +53,7 @@ from ..projection import (
 )
 from ..transcript import Transcript
 from . import data_url, messages_of, report, stable_id, tool_text
+from .registry import Rendering
 
 __all__ = [
     "ChatMessage",
@@ -313,3 +314,10 @@ def from_openai(
             )
             sources.append(SourceMessage(sid, "tool", [result]))
     return messages_from_parts(sources, policy=policy).messages
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    return list(to_openai(transcript, subagents=subagents))
+
+
+TARGET = Rendering("openai", None, _as_json)

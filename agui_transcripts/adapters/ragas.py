@@ -36,6 +36,7 @@ from ..model import AssistantMessage, Message, ToolMessage, UserMessage, parse_a
 from ..projection import Policy, Subagents, is_synthetic
 from ..transcript import Transcript
 from . import messages_of
+from .registry import Rendering
 
 __all__ = [
     "build_sample",
@@ -235,3 +236,11 @@ def to_evaluation_dataset(
         else:
             samples.append(sample_from_row(item, **extra))
     return EvaluationDataset(samples=samples)
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    messages = to_ragas(transcript, metadata=True, subagents=subagents)
+    return [message.model_dump(mode="json") for message in messages]
+
+
+TARGET = Rendering("ragas", "ragas", _as_json, import_ragas_messages)

@@ -54,6 +54,7 @@ from ..projection import (
 )
 from ..transcript import Transcript
 from . import data_url, messages_of, report, stable_id, tool_text
+from .registry import Rendering
 
 __all__ = ["ResponseItem", "from_responses", "to_responses"]
 
@@ -236,3 +237,10 @@ def _index_of_source(messages: list[Message], sources: list[SourceMessage], posi
         if message.id == wanted:
             return index
     return len(messages)
+
+
+def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:
+    return to_responses(transcript, subagents=subagents)
+
+
+TARGET = Rendering("responses", None, _as_json)

@@ -1,0 +1,117 @@
+"""The adapter registry: one declared target per adapter module, rendered alike.
+
+Every name the command line offers renders through the registry; a framework that is
+not installed is reported by ``require`` with the extra that brings it.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import importlib.util
+import json
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agui_transcripts.adapters as adapters_package
+from agui_transcripts import fold
+from agui_transcripts.adapters.registry import REGISTRY, Rendering, names, render, target
+from agui_transcripts.cli import build_parser
+
+HERE = Path(__file__).parent
+STREAMS = sorted((HERE / "golden" / "streams").glob("scenario-*.jsonl"))[:6]
+
+# The module each framework target needs (the core targets need none).
+FRAMEWORK = {"inspect": "inspect_ai", "deepeval": "deepeval", "langchain": "langchain_core"}
+FRAMEWORK["ragas"] = "ragas"
+
+
+def _installed(name: str) -> bool:
+    module = FRAMEWORK.get(name)
+    return module is None or importlib.util.find_spec(module) is not None
+
+
+def test_every_adapter_module_declares_one_registered_target() -> None:
+    declaring = {
+        info.name
+        for info in pkgutil.iter_modules(adapters_package.__path__)
+        if hasattr(importlib.import_module(f"agui_transcripts.adapters.{info.name}"), "TARGET")
+    }
+    assert declaring == set(REGISTRY.values())
+    for name in names():
+        assert target(name).name == name
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_command_line_takes_every_registered_name(name: str) -> None:
+    assert build_parser().parse_args(["convert", "run.jsonl", "--to", name]).to == name
+
+
+def test_the_command_line_refuses_a_name_the_registry_lacks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["convert", "run.jsonl", "--to", "ragass"])
+    assert "invalid choice: 'ragass'" in capsys.readouterr().err
+
+
+def test_an_unknown_target_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="unknown target 'ragass': one of agui, openai"):
+        target("ragass")
+
+
+@pytest.mark.parametrize("name", names())
+def test_require_passes_or_names_the_extra(name: str) -> None:
+    declared = target(name)
+    if _installed(name):
+        declared.require()
+    else:
+        assert declared.extra is not None
+        with pytest.raises(ImportError, match=rf"agui-transcripts\[{declared.extra}\]"):
+            declared.require()
+
+
+@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("stream", STREAMS, ids=lambda path: path.stem)
+def test_every_target_renders_plain_json(name: str, stream: Path) -> None:
+    if not _installed(name):
+        pytest.skip(f"{FRAMEWORK[name]} is not installed (the [{target(name).extra}] extra)")
+    transcript = fold(stream, inputs_beside=True)
+    rendered = render(transcript, name, ordered=True)
+    assert isinstance(rendered, list)
+    assert json.loads(json.dumps(rendered)) == rendered  # nothing but JSON values
+    assert rendered or not transcript.messages
+
+
+def test_render_holds_the_collector_for_every_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+
+    def spy(transcript: Any, ordered: bool, subagents: Any) -> list[Any]:
+        seen.append(gc.isenabled())
+        return []
+
+    module = importlib.import_module("agui_transcripts.adapters.chat_turns")
+    monkeypatch.setattr(module, "TARGET", Rendering("chat-turns", None, spy))
+    assert gc.isenabled()
+    render(fold(STREAMS[0]), "chat-turns", ordered=True)
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_the_registry_loads_an_adapter_only_when_its_target_is_asked_for() -> None:
+    code = (
+        "import sys; from agui_transcripts.adapters import registry; "
+        "before = sorted(m for m in sys.modules if m.startswith('agui_transcripts.adapters.')); "
+        "registry.target('openai'); "
+        "after = sorted(m for m in sys.modules if m.startswith('agui_transcripts.adapters.')); "
+        "print(before, after)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = out.stdout.strip().split("] [")
+    assert "openai" not in before
+    assert "agui_transcripts.adapters.openai" in after
