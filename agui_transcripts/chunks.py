@@ -89,14 +89,46 @@ _PASSED_ON = ("timestamp", "rawEvent", "metadata")
 
 _Key = tuple[str, str]  # (kind, id)
 _MISSING = object()
+# The keys of a chunk that carries nothing but its delta.
+_TYPE_AND_DELTA = 2
 
-#: Marks a START this layer emits to reopen an item that a soft boundary closed (a key
-#: no producer sends): the item goes on where it stopped, it is not streamed again.
-CONTINUES: Final = "\x00continues"
-#: Marks an END this layer emits at a soft boundary (state, step, custom), or for any
-#: chunked call: the item may still go on, so what is judged at its end waits for the
-#: run's end.
-SOFT_END: Final = "\x00soft-end"
+
+class ChunkMarks:
+    """What this layer says of the calls it emits, beside the events (for the reducer).
+
+    A call is *continued* when the TOOL_CALL_START emitted for it reopens a stream that
+    a soft boundary closed (C12): its arguments go on where they stopped, it is not
+    streamed again. It *ends softly* when the TOOL_CALL_END emitted for it may not be
+    its last (every chunked call): what is judged at a call's end waits for the run's
+    end. The reducer takes each mark as it applies the event (at most one of each kind
+    per call is waiting).
+    """
+
+    __slots__ = ("_continued", "_soft_ended")
+
+    def __init__(self) -> None:
+        self._continued: set[str] = set()
+        self._soft_ended: set[str] = set()
+
+    def continues(self, call_id: str) -> bool:
+        """Whether the call's emitted START continues it (the mark is taken)."""
+        if call_id in self._continued:
+            self._continued.discard(call_id)
+            return True
+        return False
+
+    def ends_softly(self, call_id: str) -> bool:
+        """Whether the call's emitted END is soft (the mark is taken)."""
+        if call_id in self._soft_ended:
+            self._soft_ended.discard(call_id)
+            return True
+        return False
+
+    def mark_continued(self, call_id: str) -> None:
+        self._continued.add(call_id)
+
+    def mark_soft_end(self, call_id: str) -> None:
+        self._soft_ended.add(call_id)
 
 
 class _Stream:
@@ -131,7 +163,16 @@ class ChunkNormalizer:
     :meth:`close` at the end of input for the ENDs still owed.
     """
 
-    __slots__ = ("_closed", "_explicit", "_lanes", "_last_closed", "_minted", "_open", "sink")
+    __slots__ = (
+        "_closed",
+        "_explicit",
+        "_lanes",
+        "_last_closed",
+        "_minted",
+        "_open",
+        "marks",
+        "sink",
+    )
 
     def __init__(self, sink: DiagnosticSink | None = None, *, strict: bool = False) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
@@ -141,6 +182,8 @@ class ChunkNormalizer:
         self._last_closed: dict[str | None, tuple[_Stream, bool]] = {}  # lane -> (item, soft)
         self._closed: dict[_Key, _Stream] = {}  # every item closed this run, for reopening
         self._minted = 0
+        #: The marks of the calls in the last batch emitted (see :class:`ChunkMarks`).
+        self.marks = ChunkMarks()
 
     # -- public ------------------------------------------------------------------------
 
@@ -204,7 +247,7 @@ class ChunkNormalizer:
             return None
         tag = event.get("subagentRunId", _MISSING)
         item_id = event.get(_ID_KEY[kind], _MISSING)
-        if len(event) != 2 + (tag is not _MISSING) + (item_id is not _MISSING):
+        if len(event) != _TYPE_AND_DELTA + (tag is not _MISSING) + (item_id is not _MISSING):
             return None
         if item_id is not _MISSING:
             if type(item_id) is not str:
@@ -347,7 +390,7 @@ class ChunkNormalizer:
                 if reopened:
                     # C12: a call's chunks may resume after other items; the reference
                     # appends them to the call's arguments (not a replay).
-                    next(e for e in out if e["type"] == "TOOL_CALL_START")[CONTINUES] = True
+                    self.marks.mark_continued(item_id)
                 return out
         self._emit_content(stream, event, out)
         return out
@@ -429,8 +472,8 @@ class ChunkNormalizer:
         )
         stream = self._open_stream(kind, item_id, event, tag, lane, index, out)
         opening = self._emit_opening(stream, event, [], content=False)
-        if last is not None and item_id == last[0].id:
-            opening[-1][CONTINUES] = True  # the reducer extends the item, not a replay
+        if kind == TOOL and last is not None and item_id == last[0].id:
+            self.marks.mark_continued(item_id)  # the reducer extends the call, not a replay
         out.extend(opening)
         return stream
 
@@ -584,10 +627,10 @@ class ChunkNormalizer:
         end: dict[str, Any] = {"type": _END[stream.kind], _ID_KEY[stream.kind]: stream.id}
         if stream.tag is not _MISSING:
             end["subagentRunId"] = stream.tag
-        if soft or stream.kind == TOOL:
+        if stream.kind == TOOL:
             # A call's chunks may resume later in the run (its arguments are judged
             # then); text simply ends.
-            end[SOFT_END] = True
+            self.marks.mark_soft_end(stream.id)
         return end
 
     def _forget(self, stream: _Stream, *, soft: bool) -> None:

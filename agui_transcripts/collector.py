@@ -36,6 +36,8 @@ __all__ = ["Collector", "afold", "fold"]
 
 # The delta events the fast lane takes, with the key naming the item they extend.
 _DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
+# A plain delta's keys: its type, its item's id and the delta (and perhaps a timestamp).
+_PLAIN_DELTA_KEYS = 3
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
 
@@ -96,6 +98,7 @@ class Collector:
             client_tools=self._client_tools,
             max_text_chars=self.limits.max_text_chars,
             max_state_bytes=self.limits.max_state_bytes,
+            chunk_marks=self._pipeline.chunks.marks,
         )
         self._closed = False
         # Where the next plain delta of an item goes, by delta type and item id: filled
@@ -126,7 +129,7 @@ class Collector:
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
         size = len(event)
-        if size <= 4:
+        if size <= _PLAIN_DELTA_KEYS + 1:
             kind = event["type"]
             found = self._routes.get(kind)
             if found is not None:
@@ -139,7 +142,7 @@ class Collector:
                     and type(delta) is str
                     and delta
                     and (
-                        size == 3
+                        size == _PLAIN_DELTA_KEYS
                         or (
                             self._timestamped_deltas_are_plain
                             and type(event.get("timestamp")) in (int, float)

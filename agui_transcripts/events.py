@@ -32,57 +32,21 @@ from typing import Any, NamedTuple
 from ._codec import JSONDecodeError, _stdlib_loads, loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
+from .schema import COMMON, EVENTS, field_names
 
 __all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event", "normalize_run_input"]
 
 Event = dict[str, Any]
 """A canonical event: the AG-UI wire dict (camelCase keys, ``type`` a plain string)."""
 
-_COMMON = ("timestamp", "rawEvent", "metadata")
-_ATTRIBUTED = (*_COMMON, "subagentRunId")
-
-# Optional top-level fields per AG-UI 1.0 event type, from the 1.0 JSON schema.
+# The fields each AG-UI 1.0 event type may carry without them being required (from the
+# one table of event shapes): an absent one and a null one read the same.
 _OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
-    name: frozenset(fields)
-    for name, fields in {
-        "TEXT_MESSAGE_START": (*_ATTRIBUTED, "role", "name"),
-        "TEXT_MESSAGE_CONTENT": _ATTRIBUTED,
-        "TEXT_MESSAGE_END": _ATTRIBUTED,
-        "TEXT_MESSAGE_CHUNK": (*_ATTRIBUTED, "messageId", "role", "delta", "name"),
-        "TOOL_CALL_START": (*_ATTRIBUTED, "parentMessageId"),
-        "TOOL_CALL_ARGS": _ATTRIBUTED,
-        "TOOL_CALL_END": _ATTRIBUTED,
-        "TOOL_CALL_CHUNK": (*_ATTRIBUTED, "toolCallId", "toolCallName", "parentMessageId", "delta"),
-        "TOOL_CALL_RESULT": (*_ATTRIBUTED, "role"),
-        "STATE_SNAPSHOT": _ATTRIBUTED,
-        "STATE_DELTA": _ATTRIBUTED,
-        "MESSAGES_SNAPSHOT": _COMMON,
-        "ACTIVITY_SNAPSHOT": (*_ATTRIBUTED, "replace"),
-        "ACTIVITY_DELTA": _ATTRIBUTED,
-        "RAW": (*_ATTRIBUTED, "source"),
-        "CUSTOM": _ATTRIBUTED,
-        "RUN_STARTED": (*_COMMON, "protocolVersion", "parentRunId", "input"),
-        "RUN_FINISHED": (*_COMMON, "result", "outcome", "usage"),
-        "RUN_ERROR": (*_COMMON, "code", "usage"),
-        "STEP_STARTED": _ATTRIBUTED,
-        "STEP_FINISHED": _ATTRIBUTED,
-        "REASONING_START": _ATTRIBUTED,
-        "REASONING_MESSAGE_START": (*_ATTRIBUTED, "role"),
-        "REASONING_MESSAGE_CONTENT": _ATTRIBUTED,
-        "REASONING_MESSAGE_END": _ATTRIBUTED,
-        "REASONING_MESSAGE_CHUNK": (*_ATTRIBUTED, "messageId", "delta"),
-        "REASONING_END": _ATTRIBUTED,
-        "REASONING_ENCRYPTED_VALUE": (*_ATTRIBUTED, "encryptedValueType"),
-        "SUBAGENT_STARTED": (
-            *_COMMON,
-            "description",
-            "parentSubagentRunId",
-            "parentToolCallId",
-            "parentMessageId",
-        ),
-        "SUBAGENT_FINISHED": (*_COMMON, "result", "outcome"),
-        "SUBAGENT_ERROR": (*_COMMON, "code"),
-    }.items()
+    kind: frozenset(
+        [field.name for field in (*COMMON, *shape.fields) if not field.required]
+        + (["subagentRunId"] if shape.attributed else [])
+    )
+    for kind, shape in EVENTS.items()
 }
 
 #: The 31 event types of AG-UI 1.0.
@@ -91,7 +55,9 @@ EVENT_TYPES: frozenset[str] = frozenset(_OPTIONAL_FIELDS)
 # Nulls that stay: data values (state, custom values, raw payloads, results), and the two
 # fields whose null the verifier must see (C6: ``delta: null`` is malformed; C24/V5:
 # ``subagentRunId: null`` is rejected, never read as absent).
-_NULL_DATA = frozenset({"snapshot", "value", "event", "result"})
+_NULL_DATA = frozenset(
+    field.name for shape in EVENTS.values() for field in shape.fields if field.kind == "data"
+)
 _NULL_KEPT = _NULL_DATA | {"delta", "subagentRunId"}
 
 # Nulls older producers legitimately sent (W3); read as absent without a diagnostic.
@@ -188,13 +154,7 @@ _SLOW_TYPES = _NESTED_TYPES | {"REASONING_MESSAGE_START"}
 _FAST_TYPES = EVENT_TYPES - _SLOW_TYPES
 
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
-_CANONICAL_KEYS = frozenset(
-    {"type", "content", "delta", "role", "name", "source", "snapshot", "value", "event"}
-    | {"messages", "input", "outcome", "usage", "result", "message", "code", "replace"}
-    | {"subtype", "description", "patch"}
-    | {"timestamp", "rawEvent", "metadata"}
-    | _CAMEL_FIELDS
-)
+_CANONICAL_KEYS = frozenset({"type"} | field_names() | _CAMEL_FIELDS)
 
 _is_canonical_key_set = _CANONICAL_KEYS.issuperset
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._codec import dumps
-from .chunks import CONTINUES, SOFT_END
+from .chunks import ChunkMarks
 from .diagnostics import DiagnosticSink
 from .events import Event
 from .message_list import MessageList, Node
@@ -182,6 +182,7 @@ class Reducer:
         client_tools: frozenset[str] | None = None,
         max_text_chars: int | None = None,
         max_state_bytes: int | None = None,
+        chunk_marks: ChunkMarks | None = None,
     ) -> None:
         self.sink = sink
         #: The tools the client executes, when the caller says (else each run's input).
@@ -230,6 +231,8 @@ class Reducer:
         self._stretch = 0
         # The index of the event being applied (-1: none, as when closing).
         self._index = -1
+        # What the chunk layer says of the calls it emitted (continued, ending softly).
+        self._marks = chunk_marks if chunk_marks is not None else ChunkMarks()
         self._handlers: dict[str, Callable[[Event], None]] = {
             "TEXT_MESSAGE_START": self._text_start,
             "TEXT_MESSAGE_CONTENT": self._text_content,
@@ -759,6 +762,7 @@ class Reducer:
         call_id = event.get("toolCallId")
         if not isinstance(call_id, str):
             return
+        continues = self._marks.continues(call_id)
         name = event.get("toolCallName")
         name = name if isinstance(name, str) else ""
         self._started[call_id] = None
@@ -767,7 +771,7 @@ class Reducer:
         if owner is not None:
             earlier = self.tool_calls.get(call_id)
             if earlier is None or not self._answered_before(earlier):
-                self._restart_call(event, owner, call_id, name)
+                self._restart_call(event, owner, call_id, name, continues=continues)
                 return
             # The id was answered in an earlier run: this is a new call that reuses it.
             occurrence = earlier.occurrence + 1
@@ -846,7 +850,9 @@ class Reducer:
         self._answer_runs[id(results)] = (results, len(results), low, high)
         return low is not None and (low != current or high != current)
 
-    def _restart_call(self, event: Event, owner: Node, call_id: str, name: str) -> None:
+    def _restart_call(
+        self, event: Event, owner: Node, call_id: str, name: str, *, continues: bool
+    ) -> None:
         """A3-i: a START for a call that exists updates it; a replay must not double it."""
         call = self._list.call_in(owner, call_id)
         if call is None:
@@ -861,7 +867,7 @@ class Reducer:
             call.name = name
         call.merge_metadata(event.get("metadata"))
         record = self.tool_calls.get(call_id)
-        if record is not None and record.ended and event.get(CONTINUES):
+        if record is not None and record.ended and continues:
             record.ended = False  # a chunk stream cut by a soft boundary goes on
             self._unchecked.pop(call_id, None)
         elif record is not None and record.ended:
@@ -896,8 +902,7 @@ class Reducer:
             if self._text.admit("replay", call_id, delta):
                 replay.append(delta)
             return
-        owner = self._list.owner(call_id)
-        call = self._list.call_in(owner, call_id) if owner is not None else None
+        call = self._list.call(call_id)
         if call is None:
             self._report(
                 "orphan-arguments",
@@ -914,8 +919,8 @@ class Reducer:
         call_id = event.get("toolCallId")
         if not isinstance(call_id, str):
             return
-        owner = self._list.owner(call_id)
-        call = self._list.call_in(owner, call_id) if owner is not None else None
+        soft = self._marks.ends_softly(call_id)
+        call = self._list.call(call_id)
         if call is None:
             return
         call.merge_metadata(event.get("metadata"))
@@ -938,7 +943,7 @@ class Reducer:
                         tool_call_id=call_id,
                     )
                     break
-        if event.get(SOFT_END):
+        if soft:
             self._unchecked[call_id] = call  # may go on after the boundary: judged later
         else:
             self._check_arguments(call)
@@ -1371,8 +1376,7 @@ class Reducer:
         value_type = event.get("encryptedValueType")
         target: ToolCall | Message | None = None
         if event.get("subtype") == "tool-call":
-            owner = self._list.owner(entity)
-            target = self._list.call_in(owner, entity) if owner is not None else None
+            target = self._list.call(entity)
         else:
             node = self._list.node(entity)
             if node is not None and not isinstance(node.message, ActivityMessage):

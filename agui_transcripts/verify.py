@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from .diagnostics import DiagnosticSink
 from .events import Event, json_kind
+from .schema import COMMON, EVENTS
 
 __all__ = ["SUPPORTED_PROTOCOL_VERSION", "Verifier"]
 
@@ -34,95 +35,20 @@ _RUN_OUTCOMES = frozenset({"success", "interrupt", "cancelled"})
 _SUBAGENT_OUTCOMES = frozenset({"success", "suspended"})
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
-# Field checks per event type (V19): (field, expected JSON kind, required).
+# Field checks per event type (V19): (field, expected JSON kind, required), derived from
+# the one table of event shapes. The producer's own data (``data`` fields) is not checked.
 _STR, _OBJ, _ARR, _BOOL, _NUM, _STR_OR_ARR = "string", "object", "array", "boolean", "number", "s|a"
 _ANY = "any"
 _Spec = tuple[tuple[str, str, bool], ...]
-_COMMON: _Spec = (("timestamp", _NUM, False), ("metadata", _OBJ, False))
-_TEXT_ID: _Spec = (("messageId", _STR, True),)
-_TOOL_ID: _Spec = (("toolCallId", _STR, True),)
-_DELTA: _Spec = (("delta", _STR, True),)
+_KIND_NAMES = {"string|array": _STR_OR_ARR}
 _FIELDS: dict[str, _Spec] = {
-    "TEXT_MESSAGE_START": (*_TEXT_ID, ("role", _STR, False), ("name", _STR, False)),
-    "TEXT_MESSAGE_CONTENT": (*_TEXT_ID, *_DELTA),
-    "TEXT_MESSAGE_END": _TEXT_ID,
-    "TEXT_MESSAGE_CHUNK": (
-        ("messageId", _STR, False),
-        ("role", _STR, False),
-        ("delta", _STR, False),
-        ("name", _STR, False),
-    ),
-    "TOOL_CALL_START": (*_TOOL_ID, ("toolCallName", _STR, True), ("parentMessageId", _STR, False)),
-    "TOOL_CALL_ARGS": (*_TOOL_ID, *_DELTA),
-    "TOOL_CALL_END": _TOOL_ID,
-    "TOOL_CALL_CHUNK": (
-        ("toolCallId", _STR, False),
-        ("toolCallName", _STR, False),
-        ("parentMessageId", _STR, False),
-        ("delta", _STR, False),
-    ),
-    "TOOL_CALL_RESULT": (
-        *_TEXT_ID,
-        *_TOOL_ID,
-        ("content", _STR_OR_ARR, True),
-        ("role", _STR, False),
-    ),
-    "STATE_SNAPSHOT": (),
-    "STATE_DELTA": (("delta", _ARR, True),),
-    "MESSAGES_SNAPSHOT": (("messages", _ARR, True),),
-    "ACTIVITY_SNAPSHOT": (
-        *_TEXT_ID,
-        ("activityType", _STR, True),
-        ("content", _OBJ, True),
-        ("replace", _BOOL, False),
-    ),
-    "ACTIVITY_DELTA": (*_TEXT_ID, ("activityType", _STR, True), ("patch", _ARR, True)),
-    "RAW": (("source", _STR, False),),
-    "CUSTOM": (("name", _STR, True),),
-    "RUN_STARTED": (
-        ("threadId", _STR, True),
-        ("runId", _STR, True),
-        ("parentRunId", _STR, False),
-        ("protocolVersion", _STR, False),
-        ("input", _OBJ, False),
-    ),
-    "RUN_FINISHED": (
-        ("threadId", _STR, True),
-        ("runId", _STR, True),
-        ("outcome", _OBJ, False),
-        ("usage", _ARR, False),  # TokenUsage objects, one per model (AG-UI 1.0)
-    ),
-    "RUN_ERROR": (("message", _STR, True), ("code", _STR, False), ("usage", _ARR, False)),
-    "STEP_STARTED": (("stepName", _STR, True),),
-    "STEP_FINISHED": (("stepName", _STR, True),),
-    "REASONING_START": _TEXT_ID,
-    "REASONING_MESSAGE_START": (*_TEXT_ID, ("role", _STR, False)),
-    "REASONING_MESSAGE_CONTENT": (*_TEXT_ID, *_DELTA),
-    "REASONING_MESSAGE_END": _TEXT_ID,
-    "REASONING_MESSAGE_CHUNK": (("messageId", _STR, False), ("delta", _STR, False)),
-    "REASONING_END": _TEXT_ID,
-    "REASONING_ENCRYPTED_VALUE": (
-        ("subtype", _STR, True),
-        ("entityId", _STR, True),
-        ("encryptedValue", _STR, True),
-        ("encryptedValueType", _STR, False),
-    ),
-    "SUBAGENT_STARTED": (
-        ("subagentRunId", _STR, True),
-        ("name", _STR, True),
-        ("description", _STR, False),
-        ("parentSubagentRunId", _STR, False),
-        ("parentToolCallId", _STR, False),
-        ("parentMessageId", _STR, False),
-    ),
-    "SUBAGENT_FINISHED": (("subagentRunId", _STR, True), ("outcome", _OBJ, False)),
-    "SUBAGENT_ERROR": (
-        ("subagentRunId", _STR, True),
-        ("message", _STR, True),
-        ("code", _STR, False),
-    ),
+    kind: tuple(
+        (field.name, _KIND_NAMES.get(field.kind, field.kind), field.required)
+        for field in (*COMMON, *shape.fields)
+        if field.kind != "data"
+    )
+    for kind, shape in EVENTS.items()
 }
-_FIELDS = {kind: (*_COMMON, *spec) for kind, spec in _FIELDS.items()}
 
 # The exact Python types that pass each check at once (the common case); any other value
 # takes _kind_matches, which also rejects booleans posing as numbers.
@@ -137,6 +63,8 @@ _EXACT_TYPES: dict[str, frozenset[type]] = {
 }
 _Checks = dict[str, tuple[tuple[str, str, bool, frozenset[type]], ...]]
 _ABSENT: Final = object()
+# The one key every event has besides its fields.
+_TYPE_KEY = 1
 
 #: Fields an installed ag-ui-protocol 0.1.x types more loosely than AG-UI 1.0: events its
 #: models accept must not be reported as malformed where that release is installed.
@@ -374,7 +302,7 @@ class Verifier:
         for field, exact in required:
             if type(event.get(field)) not in exact:
                 return False
-        if len(event) > len(required) + 1:  # optional fields (or unknown keys) present
+        if len(event) > _TYPE_KEY + len(required):  # optional fields (or unknown keys)
             optional = self._optional[kind]
             for key, value in event.items():
                 allowed = optional.get(key)

@@ -10,18 +10,17 @@ import gc
 import importlib
 import importlib.util
 import json
-import pkgutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import agui_transcripts.adapters as adapters_package
 from agui_transcripts import fold
-from agui_transcripts.adapters.registry import REGISTRY, Rendering, names, render, target
+from agui_transcripts.adapters.registry import REGISTRY, names, render, target
+from agui_transcripts.adapters.target import Rendering
 from agui_transcripts.cli import build_parser
+
+from .adapter_modules import adapter_modules
 
 HERE = Path(__file__).parent
 STREAMS = sorted((HERE / "golden" / "streams").glob("scenario-*.jsonl"))[:6]
@@ -37,14 +36,9 @@ def _installed(name: str) -> bool:
 
 
 def test_every_adapter_module_declares_one_registered_target() -> None:
-    declaring = {
-        info.name
-        for info in pkgutil.iter_modules(adapters_package.__path__)
-        if hasattr(importlib.import_module(f"agui_transcripts.adapters.{info.name}"), "TARGET")
-    }
-    assert declaring == set(REGISTRY.values())
-    for name in names():
-        assert target(name).name == name
+    declared = [module.TARGET for module in adapter_modules()]
+    assert sorted(t.name for t in declared) == sorted(names())
+    assert all(REGISTRY[t.name] is t for t in declared)
 
 
 @pytest.mark.parametrize("name", names())
@@ -95,23 +89,8 @@ def test_render_holds_the_collector_for_every_target(monkeypatch: pytest.MonkeyP
         seen.append(gc.isenabled())
         return []
 
-    module = importlib.import_module("agui_transcripts.adapters.chat_turns")
-    monkeypatch.setattr(module, "TARGET", Rendering("chat-turns", None, spy))
+    monkeypatch.setitem(REGISTRY, "chat-turns", Rendering("chat-turns", None, spy))
     assert gc.isenabled()
     render(fold(STREAMS[0]), "chat-turns", ordered=True)
     assert seen == [False]
     assert gc.isenabled()
-
-
-def test_the_registry_loads_an_adapter_only_when_its_target_is_asked_for() -> None:
-    code = (
-        "import sys; from agui_transcripts.adapters import registry; "
-        "before = sorted(m for m in sys.modules if m.startswith('agui_transcripts.adapters.')); "
-        "registry.target('openai'); "
-        "after = sorted(m for m in sys.modules if m.startswith('agui_transcripts.adapters.')); "
-        "print(before, after)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    before, after = out.stdout.strip().split("] [")
-    assert "openai" not in before
-    assert "agui_transcripts.adapters.openai" in after

@@ -27,7 +27,7 @@ from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from ..wire import messages_from_dicts
 from . import messages_of
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = ["from_agui", "to_agui_models", "to_dicts"]
 

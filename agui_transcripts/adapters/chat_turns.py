@@ -42,7 +42,7 @@ from ..model import (
 from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from . import messages_of, report
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = ["ChatTurn", "to_chat_turns"]
 

@@ -45,7 +45,7 @@ from ..model import (
 from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from . import messages_of, report, tool_text
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = ["to_conversational_test_case", "to_deepeval", "to_llm_test_case"]
 

@@ -46,7 +46,7 @@ from ..model import (
 from ..projection import Policy, Subagents
 from ..transcript import Transcript
 from . import data_url, messages_of, report
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = ["to_inspect"]
 

@@ -60,7 +60,7 @@ from ..projection import (
 )
 from ..transcript import Transcript
 from . import messages_of
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = ["from_langchain", "to_langchain"]
 

@@ -53,7 +53,7 @@ from ..projection import (
 )
 from ..transcript import Transcript
 from . import data_url, messages_of, report, stable_id, tool_text
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = [
     "ChatMessage",

@@ -36,7 +36,7 @@ from ..model import AssistantMessage, Message, ToolMessage, UserMessage, parse_a
 from ..projection import Policy, Subagents, is_synthetic
 from ..transcript import Transcript
 from . import messages_of
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = [
     "build_sample",

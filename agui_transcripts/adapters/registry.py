@@ -2,75 +2,37 @@
 
 The command line (``--to``), the dataset rows and the Ray pipeline render through
 :func:`render`, and the tests and docs iterate :data:`REGISTRY`, so a target is added
-in one place: an adapter module that declares ``TARGET`` (a :class:`Target`), and one
-line here naming the module. Modules are imported when their target is first asked
-for; frameworks only when a target renders or is required.
+in one place: an adapter module that declares ``TARGET`` (a :class:`.target.Target`),
+and its line in the list below. Adapter modules import their frameworks only when a
+target renders or is required.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from .._gc import gc_held
 from ..projection import Subagents
 from ..transcript import Transcript
+from . import agui, chat_turns, deepeval, inspect, langchain, openai, ragas, responses
+from .target import Target
 
-__all__ = ["REGISTRY", "Rendering", "Target", "names", "render", "target"]
+__all__ = ["REGISTRY", "names", "render", "target"]
 
-
-class Target(Protocol):
-    """What the registry needs of an adapter."""
-
-    #: The name users pass (``--to NAME``).
-    @property
-    def name(self) -> str: ...
-
-    #: The pip extra that brings the framework (None: the core suffices).
-    @property
-    def extra(self) -> str | None: ...
-
-    def require(self) -> None:
-        """Raise an :class:`ImportError` naming the extra when the framework is missing."""
-
-    def render(self, transcript: Transcript, *, ordered: bool, subagents: Subagents) -> list[Any]:
-        """The transcript's messages as plain JSON values, as the framework holds them."""
-
-
-#: Target name -> the module of ``agui_transcripts.adapters`` whose ``TARGET`` it is, in
-#: the order the command line lists them.
-REGISTRY: dict[str, str] = {
-    "agui": "agui",
-    "openai": "openai",
-    "responses": "responses",
-    "chat-turns": "chat_turns",
-    "inspect": "inspect",
-    "deepeval": "deepeval",
-    "langchain": "langchain",
-    "ragas": "ragas",
+#: Every target by name, in the order the command line lists them.
+REGISTRY: dict[str, Target] = {
+    declared.name: declared
+    for declared in (
+        agui.TARGET,
+        openai.TARGET,
+        responses.TARGET,
+        chat_turns.TARGET,
+        inspect.TARGET,
+        deepeval.TARGET,
+        langchain.TARGET,
+        ragas.TARGET,
+    )
 }
-
-
-def _nothing_to_import() -> None:
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Rendering:
-    """A :class:`Target` made of functions: what most adapter modules declare."""
-
-    name: str
-    extra: str | None
-    to_json: Callable[[Transcript, bool, Subagents], list[Any]]
-    requires: Callable[[], object] = _nothing_to_import
-
-    def require(self) -> None:
-        self.requires()
-
-    def render(self, transcript: Transcript, *, ordered: bool, subagents: Subagents) -> list[Any]:
-        return self.to_json(transcript, ordered, subagents)
 
 
 def names() -> tuple[str, ...]:
@@ -80,11 +42,10 @@ def names() -> tuple[str, ...]:
 
 def target(name: str) -> Target:
     """The target called ``name`` (a :class:`ValueError` listing them if there is none)."""
-    module = REGISTRY.get(name)
-    if module is None:
+    found = REGISTRY.get(name)
+    if found is None:
         raise ValueError(f"unknown target {name!r}: one of {', '.join(REGISTRY)}")
-    declared: Target = importlib.import_module(f"{__package__}.{module}").TARGET
-    return declared
+    return found
 
 
 def render(

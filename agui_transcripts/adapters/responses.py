@@ -54,7 +54,7 @@ from ..projection import (
 )
 from ..transcript import Transcript
 from . import data_url, messages_of, report, stable_id, tool_text
-from .registry import Rendering
+from .target import Rendering
 
 __all__ = ["ResponseItem", "from_responses", "to_responses"]
 

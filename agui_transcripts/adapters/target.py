@@ -1,0 +1,54 @@
+"""What an adapter declares so the registry can offer it: a :class:`Target`.
+
+Each adapter module ends with ``TARGET``, usually a :class:`Rendering` of its
+functions; :mod:`.registry` lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..projection import Subagents
+from ..transcript import Transcript
+
+__all__ = ["Rendering", "Target"]
+
+
+class Target(Protocol):
+    """What the registry needs of an adapter."""
+
+    @property
+    def name(self) -> str:
+        """The name users pass (``--to NAME``)."""
+
+    @property
+    def extra(self) -> str | None:
+        """The pip extra that brings the framework (None: the core suffices)."""
+
+    def require(self) -> None:
+        """Raise an :class:`ImportError` naming the extra when the framework is missing."""
+
+    def render(self, transcript: Transcript, *, ordered: bool, subagents: Subagents) -> list[Any]:
+        """The transcript's messages as plain JSON values, as the framework holds them."""
+
+
+def _nothing_to_import() -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """A :class:`Target` made of functions: what most adapter modules declare."""
+
+    name: str
+    extra: str | None
+    to_json: Callable[[Transcript, bool, Subagents], list[Any]]
+    requires: Callable[[], object] = _nothing_to_import
+
+    def require(self) -> None:
+        self.requires()
+
+    def render(self, transcript: Transcript, *, ordered: bool, subagents: Subagents) -> list[Any]:
+        return self.to_json(transcript, ordered, subagents)
