@@ -19,7 +19,7 @@ __all__ = ["HAVE_ORJSON", "JSONDecodeError", "dumps", "dumps_checked", "loads"]
 JSONDecodeError = ValueError
 
 
-def _stdlib_loads(data: str | bytes) -> Any:
+def stdlib_loads(data: str | bytes) -> Any:
     if not isinstance(data, str):
         data = bytes(data).decode("utf-8")
     try:
@@ -63,7 +63,7 @@ try:
     import orjson
 except ImportError:  # pragma: no cover - exercised by the stdlib-only CI leg
     HAVE_ORJSON = False
-    loads = _stdlib_loads
+    loads = stdlib_loads
     dumps = _stdlib_dumps
 else:
     HAVE_ORJSON = True

@@ -218,8 +218,12 @@ class Collector:
             self._reducer.close()
             self.sink.finish()
 
-    def _close_for_good(self) -> Transcript:
-        """:meth:`close` for a collector nobody feeds again (``fold``): no copies needed."""
+    def finish(self) -> Transcript:
+        """:meth:`close` for a collector nobody feeds or reads again: the final transcript.
+
+        It takes the collector's runs and tool-call records as they are, without the
+        copies :attr:`transcript` makes: what ``fold`` and the endpoint runner return.
+        """
         self._end_input()
         return self._snapshot(copy=False)
 
@@ -339,7 +343,7 @@ def fold(
     with gc_held(stream.is_local):
         for index, event in stream.indexed():
             feed(event, index)
-        return collector._close_for_good()
+        return collector.finish()
 
 
 async def afold(
@@ -362,4 +366,4 @@ async def afold(
     feed = collector.feed_canonical
     async for index, event in stream.indexed():
         feed(event, index)
-    return collector._close_for_good()
+    return collector.finish()

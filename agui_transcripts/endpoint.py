@@ -147,7 +147,7 @@ async def arun_endpoint(
         ) from exc
     except httpx.HTTPError as exc:
         raise EndpointError(f"{url}: {type(exc).__name__}: {exc}") from exc
-    return collector._close_for_good()
+    return collector.finish()
 
 
 # What an error response may make us read and show: a compressed body is inflated only

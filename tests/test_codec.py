@@ -7,7 +7,7 @@ import pytest
 from agui_transcripts import _codec
 
 
-@pytest.mark.parametrize("loads", [_codec.loads, _codec._stdlib_loads], ids=["active", "stdlib"])
+@pytest.mark.parametrize("loads", [_codec.loads, _codec.stdlib_loads], ids=["active", "stdlib"])
 def test_both_decoders_agree(loads: object) -> None:
     assert callable(loads)
     assert loads('{"a":"caf\u00e9","b":[1,2.5,null,true]}') == {

@@ -85,7 +85,7 @@ def test_architecture_names_real_modules() -> None:
     missing = [
         name
         for name in named
-        if not (ROOT / "agui_transcripts" / f"{name}.py").exists()
+        if not list(ROOT.glob(f"agui_transcripts/**/{name}.py"))
         and not (ROOT / "tests" / f"{name}.py").exists()
         and not list(ROOT.glob(f"tests/**/{name}.py"))
     ]

@@ -94,10 +94,10 @@ def test_a_call_with_deeply_nested_arguments_folds_in_both_modes(strict: bool) -
 
 
 def test_the_stdlib_decoder_turns_deep_nesting_into_a_decode_error() -> None:
-    from agui_transcripts._codec import _stdlib_loads
+    from agui_transcripts._codec import stdlib_loads
 
     with pytest.raises(ValueError, match="nested deeper"):
-        _stdlib_loads("[" * 100_000)
+        stdlib_loads("[" * 100_000)
 
 
 # -- convert LOG -o LOG ---------------------------------------------------------------------
