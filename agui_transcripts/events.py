@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from types import UnionType
 from typing import Any, NamedTuple
 
-from ._codec import JSONDecodeError, stdlib_loads, loads
+from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .schema import COMMON, EVENTS, field_names

@@ -1,0 +1,119 @@
+"""The reducer's message list on its own: order, indexes, runs of results, rebuilds."""
+
+from __future__ import annotations
+
+import pytest
+
+from agui_transcripts import message_list
+from agui_transcripts.message_list import MessageList
+from agui_transcripts.model import AssistantMessage, ToolCall, ToolMessage, UserMessage
+
+
+def _assistant(message_id: str, *call_ids: str) -> AssistantMessage:
+    return AssistantMessage(message_id, None, [ToolCall(call_id, "f") for call_id in call_ids])
+
+
+def _ids(held: MessageList) -> list[str]:
+    return [message.id for message in held.messages]
+
+
+def test_messages_keep_their_order_and_are_found_by_id() -> None:
+    held = MessageList()
+    assert not held
+    first = held.append(UserMessage("u1", "hi"))
+    held.append(_assistant("a1"))
+    assert held
+    assert "u1" in held
+    assert "nope" not in held
+    assert _ids(held) == ["u1", "a1"]
+    assert held.node("u1") is first
+    assert held.node("nope") is None
+
+
+def test_a_duplicate_id_keeps_the_first_node_in_the_index() -> None:
+    held = MessageList()
+    first = held.append(UserMessage("m", "one"))
+    held.append(UserMessage("m", "two"))
+    assert _ids(held) == ["m", "m"]
+    assert held.node("m") is first
+
+
+def test_the_listing_is_a_copy_rebuilt_only_after_a_change() -> None:
+    held = MessageList()
+    held.append(UserMessage("u1", "hi"))
+    listing = held.messages
+    listing.clear()
+    assert _ids(held) == ["u1"]
+    assert held.messages == held.messages
+
+
+def test_results_go_after_their_owner_and_its_earlier_results() -> None:
+    held = MessageList()
+    owner = held.append(_assistant("a1", "c1", "c2"))
+    later = held.append(UserMessage("u2", "next"))
+    held.insert_after(held.after_results(owner), ToolMessage("r1", "c1", "one"))
+    held.insert_after(held.after_results(owner), ToolMessage("r2", "c2", "two"))
+    assert _ids(held) == ["a1", "r1", "r2", "u2"]
+    assert held.after_results(later) is later
+
+
+def test_a_moved_node_leaves_its_old_run_of_results() -> None:
+    held = MessageList()
+    first = held.append(_assistant("a1", "c1"))
+    held.insert_after(held.after_results(first), ToolMessage("r1", "c1", "x"))
+    stray = held.insert_after(held.after_results(first), ToolMessage("orphan", "c9", "y"))
+    second = held.append(_assistant("a2", "c9"))
+    held.move_after(held.after_results(second), stray)
+    assert _ids(held) == ["a1", "r1", "a2", "orphan"]
+    # a1's run of results ends at r1 now, though it once ended at the orphan
+    held.insert_after(held.after_results(first), ToolMessage("r1b", "c1", "z"))
+    assert _ids(held) == ["a1", "r1", "r1b", "a2", "orphan"]
+
+
+def test_a_result_turned_into_another_kind_ends_the_run() -> None:
+    from agui_transcripts.model import ActivityMessage
+
+    held = MessageList()
+    owner = held.append(_assistant("a1", "c1", "c2"))
+    result = held.insert_after(held.after_results(owner), ToolMessage("r1", "c1", "x"))
+    held.replace(result, ActivityMessage("r1", "progress", {}))
+    held.insert_after(held.after_results(owner), ToolMessage("r2", "c2", "y"))
+    assert _ids(held) == ["a1", "r2", "r1"]
+
+
+def test_calls_are_found_through_their_declaring_message() -> None:
+    held = MessageList()
+    owner = held.append(_assistant("a1", "c1"))
+    held.declare("c1", owner)
+    assert held.has_call("c1")
+    assert not held.has_call("c2")
+    assert held.owner("c1") is owner
+    call = held.call("c1")
+    assert call is not None
+    assert call.id == "c1"
+    assert held.call("c2") is None
+
+
+@pytest.mark.parametrize("scanned", [0, 1000], ids=["indexed", "scanned"])
+def test_the_latest_occurrence_of_a_reused_id_is_the_current_one(
+    scanned: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(message_list, "_SCANNED_CALLS", scanned)
+    held = MessageList()
+    message = _assistant("a1", *[f"c{i}" for i in range(12)])
+    node = held.append(message)
+    again = ToolCall("c3", "f")
+    message.add_tool_call(again)
+    assert held.call_in(node, "c3") is again
+    assert held.call_in(node, "c11") is message.tool_calls[11]  # type: ignore[index]
+    assert held.call_in(node, "c99") is None
+
+
+def test_rebuild_holds_exactly_the_given_messages() -> None:
+    held = MessageList()
+    owner = held.append(_assistant("a1", "c1"))
+    held.declare("c1", owner)
+    held.rebuild([UserMessage("u9", "fresh"), _assistant("a9")])
+    assert _ids(held) == ["u9", "a9"]
+    assert "a1" not in held
+    assert not held.has_call("c1")
