@@ -17,6 +17,7 @@ from agui_transcripts import (
     SourceMessage,
     TextPart,
     ToolCallPart,
+    ToolMessage,
     ToolResultPart,
     fold,
     is_synthetic,
@@ -301,6 +302,113 @@ def test_synthetic_results_never_count_as_real() -> None:
     real = [m for m in ordered if m.role == "tool" and not is_synthetic(m)]
     assert real == []
     assert transcript.tool_calls["a"].results == []
+
+
+def _inputs(*runs: tuple[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [{"threadId": "t", "runId": run, "messages": messages} for run, messages in runs]
+
+
+NEXT_TURN = [{"id": "u2", "role": "user", "content": "next"}]
+SECOND_RUN = [RS("r2"), TMS("m2"), TMC("m2", "ok"), TME("m2"), RF("r2")]
+
+
+@pytest.mark.parametrize(
+    ("events", "run_input", "subagents", "expected"),
+    [
+        pytest.param(
+            [
+                RS(),
+                TCS("a", "f", "m1"),
+                TCE("a"),
+                TCR("t1", "a"),
+                RF(),
+                RS("r2"),
+                TCS("a", "f", "m2"),
+                TCE("a"),
+                RF("r2"),
+            ],
+            None,
+            "inline",
+            ["A(a)", "t(a)", "A(a)", "t*(a)"],
+            id="a-reused-id-unanswered-the-second-time",
+        ),
+        pytest.param(
+            [
+                RS(),
+                TCS("a", "f", "m1"),
+                TCE("a"),
+                TCS("b", "f", "m1"),
+                TCE("b"),
+                TCR("tb", "b"),
+                RF(),
+                *SECOND_RUN,
+            ],
+            _inputs(("r1", []), ("r2", NEXT_TURN)),
+            "inline",
+            ["A(a,b)", "t(b)", "t*(a)", 'U"next"', 'A"ok"'],
+            id="one-of-two-parallel-calls-before-a-later-turn",
+        ),
+        pytest.param(
+            [
+                RS(),
+                TMS("m0"),
+                TMC("m0", "top"),
+                TME("m0"),
+                TCS("s", "f", "ms", subagentRunId="sub"),
+                TCE("s", subagentRunId="sub"),
+                RF(),
+            ],
+            None,
+            "apart",
+            ['A"top"', "A(s)", "t*(s)"],
+            id="a-subagent-call-kept-apart",
+        ),
+        pytest.param(
+            [
+                RS(),
+                TCS("a", "f", "m1"),
+                TCE("a"),
+                RF(),
+                *SECOND_RUN[:-1],
+                TCR("late", "a"),
+                RF("r2"),
+            ],
+            _inputs(("r1", []), ("r2", NEXT_TURN)),
+            "inline",
+            ["A(a)", "t(a)", 'U"next"', 'A"ok"'],
+            id="a-late-real-result-answers-instead",
+        ),
+    ],
+)
+def test_a_synthetic_result_is_never_dropped(
+    events: list[Event], run_input: Any, subagents: Any, expected: list[str]
+) -> None:
+    """Every call the output keeps has exactly one answer, right after its batch.
+
+    Its real result when the conversation has one anywhere, else a synthetic one, which
+    stays whatever follows: a reused id, a later turn, a subagent's own part.
+    """
+    ordered = fold(events, run_input=run_input).ordered(subagents=subagents)
+    assert shape(ordered) == expected
+    assert all_problems([m.to_dict() for m in ordered]) == []
+    calls = [c.id for m in ordered if isinstance(m, AssistantMessage) for c in m.tool_calls or ()]
+    answers = [m.tool_call_id for m in ordered if isinstance(m, ToolMessage)]
+    assert sorted(answers) == sorted(calls)  # one answer per call
+
+
+def test_a_late_result_answers_the_first_of_two_calls_sharing_an_id() -> None:
+    """Framework messages reuse an id: the one real answer goes to the call it follows
+    first (I7), and the later call, left without one, keeps its synthetic answer."""
+    projection = messages_from_parts(
+        [
+            SourceMessage("a1", "assistant", [call("a")]),
+            SourceMessage("u1", "user", [text("try again")]),
+            SourceMessage("a2", "assistant", [call("a")]),
+            SourceMessage("a3", "assistant", [result("a")]),
+        ]
+    )
+    assert shape(projection.messages) == ["A(a)", "t(a)", 'U"try again"', "A(a)", "t*(a)"]
+    assert [d.code for d in projection.diagnostics] == ["late-result-anchored"]
 
 
 # -- the exhaustive sweep -----------------------------------------------------------------
