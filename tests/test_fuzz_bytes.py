@@ -21,11 +21,13 @@ from hypothesis import strategies as st
 
 from agui_transcripts import (
     EVENT_TYPES,
+    RULES,
     EventIntake,
     EventReader,
     Limits,
     ProtocolError,
     SSEDecoder,
+    Transcript,
     fold,
     read_events,
 )
@@ -112,13 +114,22 @@ def test_the_reader_takes_any_bytes(data: bytes, cuts: list[int], format: Any) -
     assert indices == sorted(set(indices))
 
 
+def _readable(transcript: Transcript) -> None:
+    """What any input must still give: known diagnostics, JSON messages, a projection."""
+    assert all(d.code in RULES for d in transcript.diagnostics)
+    json.dumps(transcript.to_dicts())
+    assert len(transcript.ordered("keep")) >= len(
+        [m for m in transcript.messages if m.role in ("user", "system", "developer")]
+    )
+
+
 @given(data=BYTES)
 def test_fold_takes_any_bytes_leniently_and_strict_raises_only_protocol_errors(
     data: bytes,
 ) -> None:
-    fold(data, limits=SMALL)
+    _readable(fold(data, limits=SMALL))
     with contextlib.suppress(ProtocolError):
-        fold(data, strict=True, limits=SMALL)
+        _readable(fold(data, strict=True, limits=SMALL))
 
 
 JSON_VALUES = st.recursive(
@@ -156,9 +167,9 @@ def test_intake_and_fold_take_any_json_values(items: list[Any]) -> None:
     intake = EventIntake()
     for item in items:
         intake.normalize(item)
-    fold(items, limits=SMALL)
+    _readable(fold(items, limits=SMALL))
     with contextlib.suppress(ProtocolError):
-        fold(items, strict=True, limits=SMALL)
+        _readable(fold(items, strict=True, limits=SMALL))
 
 
 def test_nul_bytes_and_invalid_utf8_are_reported_not_fatal() -> None:

@@ -179,8 +179,11 @@ def test_lenient_fold_never_raises_and_is_deterministic(seed: int, actions: Any)
 @given(seed=SEEDS, actions=ACTIONS)
 def test_strict_mode_raises_only_protocol_errors(seed: int, actions: Any) -> None:
     events = corrupt(random_stream(seed)[0], actions)
+    transcript = None
     with contextlib.suppress(ProtocolError):
-        fold(events, strict=True)
+        transcript = fold(events, strict=True)
+    if transcript is not None:
+        assert transcript.errors == []  # strict mode lets no error-level finding through
 
 
 @given(seed=SEEDS, actions=ACTIONS)

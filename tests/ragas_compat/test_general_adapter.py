@@ -24,9 +24,9 @@ def test_every_emitted_transcript_validates(stream: Path) -> None:
     transcript = fold_golden(stream)
     for policy in ("synthesize", "keep"):
         messages = to_ragas(transcript, metadata=True, policy=policy)
-        MultiTurnSample(user_input=messages)
+        assert MultiTurnSample(user_input=messages).user_input == messages  # ragas validates
     compat = convert_to_ragas_messages(stream.read_text().splitlines())
-    MultiTurnSample(user_input=compat)
+    assert MultiTurnSample(user_input=compat).user_input == compat
 
 
 def test_ids_travel_in_metadata_and_samples_build() -> None:

@@ -10,7 +10,6 @@ import asyncio
 import builtins
 import json
 from collections.abc import AsyncIterator
-from types import SimpleNamespace
 from typing import Any, ClassVar
 from unittest.mock import patch
 
@@ -663,5 +662,7 @@ def test_run_error_is_reported_not_hidden() -> None:
 
 def test_emitted_conversations_validate(monkeypatch: pytest.MonkeyPatch) -> None:
     for events in (F1(), F2(), WEATHER_EVENTS):
-        MultiTurnSample(user_input=ag_ui.convert_to_ragas_messages(events, metadata=True))
-    assert SimpleNamespace is not None
+        messages = ag_ui.convert_to_ragas_messages(events, metadata=True)
+        sample = MultiTurnSample(user_input=messages)  # ragas validates the conversation
+        assert sample.user_input == messages
+        assert messages  # each has a turn to score
