@@ -9,8 +9,8 @@ Usage::
 ``DIR`` is a writable copy of the reference fold tool (the official ``@ag-ui/client``
 1.0 driven by Node.js) with its dependencies installed. Each stream ``NAME.jsonl`` (and
 ``NAME.input.json`` when it has run inputs) gets ``NAME.expected.json``: the messages,
-state, error and run outcomes the reference client ends with. The test suite reads only
-these files; it never needs Node.
+state, error and run outcomes the reference client ends with, and the client (name and
+version) that made them. The test suite reads only these files; it never needs Node.
 
 Streams: the scenarios S01-S40 of the protocol rules (``scenario-*``), producer quirks
 the reference accepts (``quirk-*``), producers restating history (``history-*``) and
@@ -679,17 +679,26 @@ def write(directory: Path, streams: dict[str, Case] | None = None) -> list[Path]
     return paths
 
 
-def reference_fold(tool: Path, stream: Path) -> dict[str, Any]:
-    """Fold one stream with the reference tool; keep what the goldens compare."""
+#: What a golden keeps of the reference tool's output: what the tests compare, and the
+#: client (name and version) that produced it.
+KEPT = ("messages", "state", "error", "outcome", "runs", "client")
+
+
+def reference_fold(tool: Path, stream: Path, inputs: Path | None = None) -> dict[str, Any]:
+    """Fold one stream with the reference tool; keep what the goldens compare.
+
+    ``inputs`` defaults to ``NAME.input.json`` beside the stream, when there is one.
+    """
     command = ["node", str(tool / "fold.mjs"), str(stream), "--compact"]
-    inputs = stream.parent / (stream.name.removesuffix(".jsonl") + ".input.json")
+    if inputs is None:
+        inputs = stream.parent / (stream.name.removesuffix(".jsonl") + ".input.json")
     if inputs.exists():
         command += ["--input", str(inputs)]
         if len(json.loads(inputs.read_text(encoding="utf-8"))) > 1:
             command.append("--per-request")
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     result = json.loads(output)
-    return {key: result[key] for key in ("messages", "state", "error", "outcome", "runs")}
+    return {key: result[key] for key in KEPT}
 
 
 def main(argv: list[str]) -> int:
