@@ -33,6 +33,7 @@ def test_each_shape_is_a_valid_stream_of_about_the_asked_size(name: str) -> None
     assert transcript.messages
 
 
+@pytest.mark.slow
 def test_the_runner_prints_a_row_per_shape() -> None:
     done = subprocess.run(
         [
@@ -53,6 +54,7 @@ def test_the_runner_prints_a_row_per_shape() -> None:
     assert [row.split(" | ")[0] for row in rows] == ["| shape", "| mixed", "| tool_loop"]
 
 
+@pytest.mark.slow
 def test_the_archive_runner_converts_a_tiny_archive_each_way(tmp_path: Path) -> None:
     sys.path.insert(0, str(BENCHMARKS))
     from archive import make_archive

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -144,6 +145,7 @@ def items_of(events: list[Event]) -> list[tuple[str, str, str | None, dict[str, 
     return found
 
 
+@pytest.mark.slow  # 300 examples
 @settings(max_examples=300, deadline=None)
 @given(items=items_st(), data=st.data())
 def test_chunk_spelling_is_transparent(items: list[Item], data: st.DataObject) -> None:

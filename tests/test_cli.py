@@ -76,6 +76,7 @@ def test_convert_a_batch_with_a_corrupt_file(logs: Path, tmp_path: Path) -> None
     assert "1 failed" in result.stderr
 
 
+@pytest.mark.slow
 def test_parallel_mode_gives_the_same_lines(logs: Path, tmp_path: Path) -> None:
     serial, parallel = tmp_path / "serial.jsonl", tmp_path / "parallel.jsonl"
     cli("convert", str(logs), "--to", "langchain", "-o", str(serial))

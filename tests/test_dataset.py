@@ -362,6 +362,7 @@ def test_resume_needs_an_output_it_can_append_to(archive: Path, tmp_path: Path) 
     assert "into a folder" in again.stderr
 
 
+@pytest.mark.slow
 def test_folders_use_every_core_by_default_and_give_the_same_output(
     archive: Path, tmp_path: Path
 ) -> None:

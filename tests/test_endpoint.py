@@ -61,7 +61,10 @@ class Server:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # A short poll: shutdown() waits for the loop to look, after every test.
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
 
     def route(
         self,
@@ -279,6 +282,7 @@ def _gzip_bomb(megabytes: int) -> bytes:
     return b"".join(deflate.compress(block) for _ in range(megabytes)) + deflate.flush()
 
 
+@pytest.mark.slow
 def test_an_error_body_is_read_only_as_far_as_it_is_shown(server: Server) -> None:
     bomb = _gzip_bomb(512)
     assert len(bomb) < 1 << 20  # under 1 MiB on the wire, 512 MiB inflated

@@ -457,6 +457,7 @@ def _builders() -> list[Any]:
     return [project, to_openai, to_responses, to_agui_models, to_langchain]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("build", _builders(), ids=lambda build: build.__name__)
 def test_projection_and_adapters_build_without_collections(build: Any) -> None:
     """They return every object they make: a collection could only walk the heap."""

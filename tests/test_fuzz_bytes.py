@@ -16,6 +16,7 @@ import tracemalloc
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -31,6 +32,8 @@ from agui_transcripts import (
     fold,
     read_events,
 )
+
+pytestmark = pytest.mark.slow  # long fuzzing
 
 FRAGMENTS = [
     b"data:",

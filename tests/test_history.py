@@ -359,7 +359,9 @@ def test_9_a_subagents_untagged_result_belongs_with_its_call() -> None:
 
 
 @pytest.mark.parametrize(
-    "adapter", [to_openai, to_responses, to_chat_turns, to_langchain, to_dicts], ids=repr
+    "adapter",
+    [to_openai, to_responses, to_chat_turns, to_langchain, to_dicts],
+    ids=lambda adapter: adapter.__name__,
 )
 def test_9_every_adapter_chooses_where_subagent_turns_go(adapter: Any) -> None:
     transcript = _fold("deviation-langgraph-subagent-no-input")

@@ -289,6 +289,7 @@ def _doubling(ops: int) -> list[dict[str, Any]]:
     return [{"op": "copy", "from": "", "path": f"/k{n}"} for n in range(ops)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spread", ["one delta", "one op per delta"])
 def test_a_patch_that_doubles_the_state_is_refused_at_the_limit(spread: str) -> None:
     done = run_bounded(
@@ -432,6 +433,7 @@ def test_show_names_content_too_deep_to_display(deep_log: Path, tmp_path: Path) 
 # -- one call id declared and answered again and again ----------------------------------------
 
 
+@pytest.mark.slow
 def test_a_call_id_declared_and_answered_forty_thousand_times_stays_linear() -> None:
     """It took 57 s when every declaration scanned every earlier answer (about 2 s now)."""
     done = run_bounded(
@@ -552,6 +554,7 @@ def test_the_diagnostics_kept_are_bounded_and_the_rest_counted() -> None:
     assert listed[-1].code != "diagnostics-limit"
 
 
+@pytest.mark.slow
 def test_a_flood_of_bad_events_holds_only_the_diagnostics_limit() -> None:
     done = run_bounded(
         """
@@ -580,6 +583,7 @@ def _long_line_log(path: Path, megabytes: int) -> None:
     path.write_bytes(start + huge + b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["text file", "binary file", "stdin"])
 def test_a_line_past_the_event_limit_is_never_held_whole(tmp_path: Path, how: str) -> None:
     log = tmp_path / "long.jsonl"

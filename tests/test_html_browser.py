@@ -26,6 +26,8 @@ from agui_transcripts import fold
 
 from .streams import MS, RF, RMC, RME, RMS, RS, RZE, RZS, TCE, TCR, TCS, TMC, TME, TMS
 
+pytestmark = pytest.mark.slow  # a browser for every test
+
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "examples" / "runs" / "pydantic-ai-weather.sse"
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")

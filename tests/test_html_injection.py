@@ -144,6 +144,7 @@ def test_every_field_is_text_on_the_page(payload: str) -> None:
     assert any(payload in str(d) for d in transcript.diagnostics)
 
 
+@pytest.mark.slow
 def test_no_payload_runs_in_a_browser(tmp_path: Path) -> None:
     for number, payload in enumerate(PAYLOADS):
         (tmp_path / f"p{number}.html").write_text(_page(payload)[1], encoding="utf-8")

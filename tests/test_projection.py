@@ -492,6 +492,7 @@ def sweep_cases() -> Iterator[tuple[tuple[str, ...], int]]:
                     yield sequence, cut
 
 
+@pytest.mark.slow
 def test_the_exhaustive_sweep_both_directions() -> None:
     checked = 0
     for sequence, cut in sweep_cases():
