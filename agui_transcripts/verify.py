@@ -18,13 +18,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from .diagnostics import DiagnosticSink
 from .events import Event, json_kind
 from .schema import COMMON, EVENTS
 
-__all__ = ["SUPPORTED_PROTOCOL_VERSION", "Verifier"]
+__all__ = ["SUPPORTED_PROTOCOL_VERSION", "RunState", "Verifier"]
 
 #: The newest protocol version this consumer implements (1.1 only adds to 1.0).
 SUPPORTED_PROTOCOL_VERSION: Final = "1.1"
@@ -34,6 +34,9 @@ _MESSAGE_ROLES = frozenset({"tool", "reasoning", "activity"})  # known, but not 
 _RUN_OUTCOMES = frozenset({"success", "interrupt", "cancelled"})
 _SUBAGENT_OUTCOMES = frozenset({"success", "suspended"})
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
+
+RunState = Literal["new", "running", "finished", "errored", "truncated"]
+"""Where the verifier's current run stands."""
 
 # Field checks per event type (V19): (field, expected JSON kind, required), derived from
 # the one table of event shapes. The producer's own data (``data`` fields) is not checked.
@@ -151,7 +154,8 @@ class Verifier:
 
     def __init__(self, sink: DiagnosticSink | None = None, *, strict: bool = False) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
-        self._state = "new"  # new | running | finished | errored | truncated
+        # Where the current run stands (V1-V4, V20).
+        self._state: RunState = "new"
         self._fed = False
         tables = _tables()
         self._checks, self._required, self._optional = (
@@ -188,7 +192,7 @@ class Verifier:
         self._handlers = handlers
 
     @property
-    def run_state(self) -> str:
+    def run_state(self) -> RunState:
         """Where the stream stands: new, running, finished, errored or truncated."""
         return self._state
 
