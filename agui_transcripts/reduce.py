@@ -233,6 +233,7 @@ class Reducer:
         self._index = -1
         # What the chunk layer says of the calls it emitted (continued, ending softly).
         self._marks = chunk_marks if chunk_marks is not None else ChunkMarks()
+        # The handler of each explicit event type (A1-A16); other types change nothing.
         self._handlers: dict[str, Callable[[Event], None]] = {
             "TEXT_MESSAGE_START": self._text_start,
             "TEXT_MESSAGE_CONTENT": self._text_content,
