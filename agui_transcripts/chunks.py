@@ -1,4 +1,4 @@
-"""Chunk expansion (layer 2): ``*_CHUNK`` events become explicit START / CONTENT / END.
+"""Chunk expansion (stage 2): ``*_CHUNK`` events become explicit START / CONTENT / END.
 
 ``TEXT_MESSAGE_CHUNK``, ``TOOL_CALL_CHUNK`` and ``REASONING_MESSAGE_CHUNK`` are the
 shorthand of producers that cannot know where an item ends: they carry the id (and role,

@@ -46,7 +46,7 @@ def _table(*rules: Rule) -> dict[str, Rule]:
 
 
 RULES: dict[str, Rule] = _table(
-    # Input decoding (layer 1).
+    # Input decoding (stage 1).
     Rule("invalid-json", "error", "an input line or SSE event is not valid JSON", "W1"),
     Rule("invalid-utf8", "warning", "input bytes are not valid UTF-8; replaced with U+FFFD", "W2"),
     Rule(
@@ -94,7 +94,7 @@ RULES: dict[str, Rule] = _table(
     Rule("endpoint-no-events", "error", "an endpoint answered with no AG-UI event", "W1"),
     Rule("sse-error-frame", "error", "an SSE 'error' frame: the server's failure report", "W2"),
     Rule("type-from-sse-event", "warning", "an event typed only by its SSE event name", "W2"),
-    # Normalisation of known shapes (layer 1).
+    # Normalisation of known shapes (stage 1).
     Rule(
         "unknown-event-type", "info", "an event type AG-UI 1.0 does not define; not applied", "V19"
     ),
@@ -114,7 +114,7 @@ RULES: dict[str, Rule] = _table(
     ),
     Rule("null-as-absent", "warning", "null in an optional position, read as absent", "W3"),
     Rule("legacy-field-alias", "info", "a pre-1.0 field name mapped to its 1.0 name", "P7"),
-    # Chunk expansion (layer 2).
+    # Chunk expansion (stage 2).
     Rule("chunk-missing-id", "error", "a first chunk without its id", "C4"),
     Rule("chunk-missing-name", "error", "a first TOOL_CALL_CHUNK without toolCallName", "C3"),
     Rule("chunk-invalid-id", "error", "a chunk id that is not a string", "C6"),
@@ -124,7 +124,7 @@ RULES: dict[str, Rule] = _table(
     Rule("chunk-owner-mismatch", "error", "a chunk tagged with another lane's open id", "C8"),
     Rule("chunk-field-conflict", "error", "a continuation repeating a field differently", "C11"),
     Rule("chunk-spelling-mixed", "error", "explicit and chunk spellings mixed in one item", "C19"),
-    # Verification (layer 3).
+    # Verification (stage 3).
     Rule("first-event-not-run-started", "error", "the stream does not open with a run", "V1"),
     Rule("event-after-run-error", "error", "an event after RUN_ERROR other than RUN_STARTED", "V2"),
     Rule("event-after-run-finished", "error", "an event after RUN_FINISHED", "V3"),
@@ -151,7 +151,7 @@ RULES: dict[str, Rule] = _table(
     Rule("run-truncated", "warning", "the stream ended inside a run", "V20"),
     Rule("empty-stream", "warning", "the input held no event at all", "V20"),
     Rule("protocol-version", "warning", "a protocolVersion newer or not understood", "W5"),
-    # Application (layer 4).
+    # Application (stage 4).
     Rule(
         "activity-id-collision",
         "warning",
@@ -204,7 +204,7 @@ RULES: dict[str, Rule] = _table(
         "a call whose arguments never finished, left out of the projection",
         "I11",
     ),
-    # Adapters (layer 7).
+    # Adapters (stage 7).
     Rule("openai-dropped", "info", "what Chat Completions messages cannot hold", "I15"),
     Rule("responses-dropped", "info", "what Responses input items cannot hold", "I15"),
     Rule("chat-turns-dropped", "info", "what a role/content chat view leaves out", "I15"),

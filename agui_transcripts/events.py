@@ -1,4 +1,4 @@
-"""Intake (layer 1): every supported spelling of an AG-UI event becomes one canonical dict.
+"""Intake (stage 1): every supported spelling of an AG-UI event becomes one canonical dict.
 
 The canonical form is the AG-UI wire form: a ``dict`` with camelCase keys exactly as on the
 wire and ``type`` as a plain ``str``. Everything downstream reads only that form, so the hot

@@ -1,4 +1,4 @@
-"""Ownership (layer 5): who answers each tool call, and what the conversation needs next.
+"""Ownership (stage 5): who answers each tool call, and what the conversation needs next.
 
 AG-UI 1.0 has no per-call executor flag, so ownership is inferred (protocol rule T6):
 

@@ -1,4 +1,4 @@
-"""Layers 1-3 over one stream: intake, chunk expansion and verification, sharing one sink.
+"""Stages 1-3 over one stream: intake, chunk expansion and verification, sharing one sink.
 
 :class:`ProtocolPipeline` is the front half of the fold. It turns input items into the
 explicit, verified events the reducer applies, and collects every diagnostic in stream

@@ -1,4 +1,4 @@
-"""Projection (layer 6): an ordered message list in which every call precedes its result.
+"""Projection (stage 6): an ordered message list in which every call precedes its result.
 
 The reducer's list is the reference client's; an evaluator or a provider needs more:
 each tool result right after the assistant message that declares its call, nothing

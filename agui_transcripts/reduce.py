@@ -1,4 +1,4 @@
-"""Application (layer 4): explicit events into the message list, runs, state and calls.
+"""Application (stage 4): explicit events into the message list, runs, state and calls.
 
 The rules are those of the reference TypeScript client's reducer (A1-A16 of the protocol
 rules document), so for any stream the reference accepts the messages are the ones it

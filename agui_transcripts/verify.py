@@ -1,4 +1,4 @@
-"""Verification (layer 3): the AG-UI 1.0 stream rules, checked incrementally.
+"""Verification (stage 3): the AG-UI 1.0 stream rules, checked incrementally.
 
 :class:`Verifier` is fed explicit events (after chunk expansion) and reports every
 violation of rules V1-V20 of the protocol rules document as a
