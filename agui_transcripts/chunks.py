@@ -228,7 +228,11 @@ class ChunkNormalizer:
         return False
 
     def is_idle(self) -> bool:
-        """Whether no chunk stream is open or may be continued: explicit events pass as is."""
+        """Whether no chunk stream is open or may be continued: explicit events pass as is.
+
+        The collector's delta lane skips this layer for a plain explicit delta while it is
+        idle: a reaction of :meth:`feed` to such a delta must make this return False.
+        """
         return not self._lanes and not self._last_closed
 
     def plain_continuation(self, event: Event) -> tuple[str, str, object] | None:
@@ -237,7 +241,8 @@ class ChunkNormalizer:
         For a TEXT or TOOL chunk whose fields are its delta, perhaps the id of the stream
         it continues and perhaps that stream's lane: ``(content type, item id, tag)`` of
         the CONTENT/ARGS event :meth:`feed` would emit (tag ``None`` when untagged); the
-        stream stays as it is. None when :meth:`feed` must decide (anything else).
+        stream stays as it is. None when :meth:`feed` must decide (anything else): a
+        reaction of :meth:`feed` to such a chunk must make this return None for it.
         """
         kind = _CHUNK_KIND.get(event["type"])
         if kind is None or kind == REASONING:

@@ -248,7 +248,8 @@ class Verifier:
 
         True when the run is going, the item is open and ``tag`` (the event's
         ``subagentRunId``, None when absent) is its opener's: :meth:`feed` would report
-        nothing and change nothing, so the collector's fast lane may skip it.
+        nothing and change nothing, so the collector's delta lane may skip it. A rule of
+        :meth:`feed` that reacts to such a delta must make this return False for it.
         """
         if self._state != "running":
             return False
