@@ -1,21 +1,31 @@
 """Side-by-side benchmark: agui-transcripts against ragas's AG-UI integration and a floor.
 
-For each shape and size, in one process: the ``orjson.loads`` floor over the JSONL file
-and a bare fold (decoding plus grouping deltas, nothing checked: see ``bare_fold``);
-our JSONL file → transcript (``fold(path)``, lenient, full verification); our fold on
-prebuilt ``ag_ui.core`` events; and, when ragas is installed, ragas's
-``convert_to_ragas_messages`` on the same prebuilt events and its whole path from the
-file (``json.loads`` + ``TypeAdapter(Event)`` + convert). Each figure is the median of a
-few repeats. ``--memory`` adds the peak RSS of converting each file in a fresh process.
+For each shape and size, in one process and interleaved (every candidate once per round,
+the order rotating, at least five rounds): the ``orjson.loads`` floor over the JSONL file
+and a bare fold (decoding plus grouping deltas, nothing checked: see ``bare_fold``); our
+JSONL file -> transcript (``fold(path)``, lenient, full verification); our fold on
+prebuilt ``ag_ui.core`` events; our adapters on the folded transcript (``to_ragas``,
+``to_openai``, ``to_langchain``); and, when ragas is installed, ragas at its fairest:
+``convert_to_ragas_messages`` on the same prebuilt events with its logger silenced and as
+it comes (a warning per chunk event, written to a discarded stderr), its whole path from
+the file both ways (``json.loads`` + ``TypeAdapter.validate_python``, and
+``validate_json`` of each line, logger silenced), and our drop-in's
+``convert_to_ragas_messages`` on the same events. Every ratio is taken against ragas's
+fastest figure. Figures are µs per event: the median and the minimum over the rounds.
+``--memory`` adds the peak RSS of converting each file in a fresh process.
 
-Usage: python benchmarks/run.py [--sizes 10k,100k] [--shapes mixed,tool_loop] [--memory]
+Usage: python benchmarks/run.py [--sizes 10k,100k] [--shapes mixed,tool_loop] [--rounds 5]
+       [--memory] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
+import importlib.util
 import json
+import logging
 import os
 import platform
 import statistics
@@ -23,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +44,10 @@ from pydantic import TypeAdapter
 from shapes import SHAPES, write_jsonl
 
 from agui_transcripts import fold
+from agui_transcripts.adapters.langchain import to_langchain
+from agui_transcripts.adapters.openai import to_openai
+from agui_transcripts.adapters.ragas import to_ragas
+from agui_transcripts.ragas import convert_to_ragas_messages as dropin_convert
 
 try:
     import orjson
@@ -75,14 +89,11 @@ def parse_size(text: str) -> int:
     return int(float(text.rstrip("km")) * scale)
 
 
-def median_seconds(work: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def timed(work: Callable[[], object]) -> float:
+    gc.collect()
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
 
 
 def floor(path: str) -> None:
@@ -130,6 +141,64 @@ def ragas_convert() -> Callable[[list[Any]], Any] | None:
     return convert
 
 
+@contextlib.contextmanager
+def ragas_logger(silenced: bool) -> Iterator[None]:
+    """Ragas's integration logger silenced, or as it comes with its output discarded."""
+    logger = logging.getLogger("ragas.integrations.ag_ui")
+    if silenced:
+        was = logger.disabled
+        logger.disabled = True
+        try:
+            yield
+        finally:
+            logger.disabled = was
+        return
+    with open(os.devnull, "w") as sink, contextlib.redirect_stderr(sink):
+        yield
+
+
+def candidates(path: str, prebuilt: list[Any], shape: str) -> dict[str, Callable[[], object]]:
+    """What is timed for one file, by column name."""
+    transcript = fold(path)
+    work: dict[str, Callable[[], object]] = {
+        "floor": lambda: floor(path),
+        "bare": lambda: bare_fold(path),
+        "ours_file": lambda: fold(path),
+        "ours_sdk": lambda: fold(prebuilt),
+        "to_openai": lambda: to_openai(transcript),
+    }
+    if importlib.util.find_spec("langchain_core") is not None:
+        work["to_langchain"] = lambda: to_langchain(transcript)
+    convert = ragas_convert()
+    if convert is None:
+        return work
+    work["to_ragas"] = lambda: to_ragas(transcript)
+    work["dropin_sdk"] = lambda: dropin_convert(prebuilt)
+    if shape == "tool_loop" and len(prebuilt) > RAGAS_TOOL_LOOP_LIMIT:
+        return work
+
+    def ragas_sdk(silenced: bool) -> Callable[[], object]:
+        def run() -> object:
+            with ragas_logger(silenced):
+                return convert(prebuilt)
+
+        return run
+
+    def ragas_file_python() -> object:
+        with ragas_logger(True), open(path, "rb") as lines:
+            return convert([SDK_EVENT.validate_python(json.loads(line)) for line in lines])
+
+    def ragas_file_json() -> object:
+        with ragas_logger(True), open(path, "rb") as lines:
+            return convert([SDK_EVENT.validate_json(line) for line in lines])
+
+    work["ragas_sdk"] = ragas_sdk(True)
+    work["ragas_sdk_logged"] = ragas_sdk(False)
+    work["ragas_file_python"] = ragas_file_python
+    work["ragas_file_json"] = ragas_file_json
+    return work
+
+
 def peak_rss_mb(body: str, path: str) -> float | None:
     done = subprocess.run(
         [sys.executable, "-c", MEMORY_SNIPPET.format(body=body), path],
@@ -142,27 +211,26 @@ def peak_rss_mb(body: str, path: str) -> float | None:
     return int(done.stdout.split()[-1]) / 1024  # VmHWM is in KiB
 
 
-def measure(shape: str, size: int, memory: bool, workdir: str) -> dict[str, Any]:
+def measure(shape: str, size: int, rounds: int, memory: bool, workdir: str) -> dict[str, Any]:
     path = os.path.join(workdir, f"{shape}-{size}.jsonl")
     events = write_jsonl(SHAPES[shape], size, path)
-    repeats = 3 if events <= 200_000 else 1
     row: dict[str, Any] = {"shape": shape, "events": events}
-    row["floor"] = median_seconds(lambda: floor(path), repeats)
-    row["bare"] = median_seconds(lambda: bare_fold(path), repeats)
-    row["ours_file"] = median_seconds(lambda: fold(path), repeats)
-
     with open(path, "rb") as lines:
         prebuilt = [SDK_EVENT.validate_python(loads(line)) for line in lines]
-    row["ours_sdk"] = median_seconds(lambda: fold(prebuilt), repeats)
-    convert = ragas_convert()
-    if convert is not None and not (shape == "tool_loop" and events > RAGAS_TOOL_LOOP_LIMIT):
-        row["ragas_sdk"] = median_seconds(lambda: convert(prebuilt), repeats)
-
-        def ragas_file() -> None:
-            with open(path, "rb") as lines:
-                convert([SDK_EVENT.validate_python(json.loads(line)) for line in lines])
-
-        row["ragas_file"] = median_seconds(ragas_file, repeats)
+    work = candidates(path, prebuilt, shape)
+    samples: dict[str, list[float]] = {name: [] for name in work}
+    names = list(work)
+    for round_index in range(rounds):
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            samples[name].append(timed(work[name]))
+    for name, times in samples.items():
+        row[name] = statistics.median(times)
+        row[f"{name}_min"] = min(times)
+    ragas_file = [row[k] for k in ("ragas_file_python", "ragas_file_json") if k in row]
+    if ragas_file:
+        row["ragas_file"] = min(ragas_file)  # its fairest: the faster of its two paths
+    work.clear()
     prebuilt.clear()  # free the models before the memory runs
     if memory:
         row["ours_rss"] = peak_rss_mb(OURS_MEMORY, path)
@@ -173,52 +241,56 @@ def measure(shape: str, size: int, memory: bool, workdir: str) -> dict[str, Any]
 
 
 def micro(row: dict[str, Any], key: str) -> str:
+    """Median and minimum µs per event."""
     if key not in row:
         return "—"
-    return f"{row[key] / row['events'] * 1e6:.2f}"
+    scale = 1e6 / row["events"]
+    return f"{row[key] * scale:.2f} ({row[key + '_min'] * scale:.2f})"
 
 
 def ratio(row: dict[str, Any], numerator: str, denominator: str) -> str:
     if numerator not in row or denominator not in row:
         return "—"
-    return f"{row[numerator] / row[denominator]:.1f}x"
+    return f"{row[numerator] / row[denominator]:.2f}x"
+
+
+TIMED = [
+    ("floor", "floor"),
+    ("bare", "bare fold"),
+    ("ours_file", "ours file"),
+    ("ours_sdk", "ours sdk"),
+    ("to_ragas", "to_ragas"),
+    ("to_openai", "to_openai"),
+    ("to_langchain", "to_langchain"),
+    ("dropin_sdk", "drop-in sdk"),
+    ("ragas_sdk", "ragas sdk (silenced)"),
+    ("ragas_sdk_logged", "ragas sdk (logging)"),
+    ("ragas_file_python", "ragas file (validate_python)"),
+    ("ragas_file_json", "ragas file (validate_json)"),
+]
+RATIOS = [
+    ("ragas_file", "ours_file", "ragas file / ours file"),
+    ("ragas_sdk", "ours_sdk", "ragas sdk / ours sdk"),
+    ("dropin_sdk", "ragas_sdk", "drop-in / ragas sdk"),
+    ("ours_file", "floor", "ours / floor"),
+    ("bare", "floor", "bare / floor"),
+]
 
 
 def table(rows: list[dict[str, Any]], memory: bool) -> str:
-    head = [
-        "shape",
-        "events",
-        "floor µs/ev",
-        "bare fold µs/ev",
-        "ours file µs/ev",
-        "ours events/s",
-        "ours sdk µs/ev",
-        "ragas sdk µs/ev",
-        "ragas file µs/ev",
-        "ragas file / ours",
-        "ragas sdk / ours sdk",
-        "ours / floor",
-        "bare / floor",
-    ]
-    if memory:
-        head += ["ours peak MB", "ragas peak MB"]
+    """Two tables: µs per event, median (min), then the ratios of the medians."""
+    head = ["shape", "events", *(title for _, title in TIMED)]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for row in rows:
-        cells = [
-            row["shape"],
-            f"{row['events']:,}",
-            micro(row, "floor"),
-            micro(row, "bare"),
-            micro(row, "ours_file"),
-            f"{row['events'] / row['ours_file']:,.0f}",
-            micro(row, "ours_sdk"),
-            micro(row, "ragas_sdk"),
-            micro(row, "ragas_file"),
-            ratio(row, "ragas_file", "ours_file"),
-            ratio(row, "ragas_sdk", "ours_sdk"),
-            ratio(row, "ours_file", "floor"),
-            ratio(row, "bare", "floor"),
-        ]
+        cells = [row["shape"], f"{row['events']:,}", *(micro(row, key) for key, _ in TIMED)]
+        lines.append("| " + " | ".join(cells) + " |")
+    head = ["shape", "events", *(title for _, _, title in RATIOS)]
+    if memory:
+        head += ["ours peak MB", "ragas peak MB"]
+    lines += ["", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for row in rows:
+        cells = [row["shape"], f"{row['events']:,}"]
+        cells += [ratio(row, top, bottom) for top, bottom, _ in RATIOS]
         if memory:
             cells += [
                 f"{row['ours_rss']:.0f}" if row.get("ours_rss") else "—",
@@ -242,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10k,100k")
     parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (>= 1)")
     parser.add_argument("--memory", action="store_true", help="peak RSS in a fresh process")
     parser.add_argument("--json", help="also write the raw figures to this file")
     args = parser.parse_args(argv)
@@ -249,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as workdir:
         for shape in args.shapes.split(","):
             for size in map(parse_size, args.sizes.split(",")):
-                rows.append(measure(shape, size, args.memory, workdir))
+                rows.append(measure(shape, size, max(1, args.rounds), args.memory, workdir))
                 print(f"measured {shape} at {rows[-1]['events']:,} events", file=sys.stderr)
     print(describe_machine())
     print()
