@@ -8,12 +8,6 @@ heap: on a 100k-event transcript they are two thirds of the time of ``to_ragas``
 reference counting still frees everything that is dropped; only cycles wait, and the
 collector is back on when the call returns (or raises). A collector the caller disabled
 stays disabled.
-
-Turned back on, the collector would scan everything built meanwhile at its next young
-collection, though all of it is kept. So the hold hands it over as old objects instead
-(``gc.freeze()`` then ``gc.unfreeze()`` moves every tracked object into the oldest
-generation, unscanned): full collections still see it, cycles are still found. Only
-when nothing else had frozen objects, which ``unfreeze`` would release too.
 """
 
 from __future__ import annotations
@@ -40,9 +34,6 @@ def gc_held(hold: bool = True) -> Iterator[None]:
     try:
         yield
     finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()  # what was built meanwhile is now old: the next collection skips it
         gc.enable()
 
 

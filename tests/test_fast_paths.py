@@ -564,24 +564,3 @@ def test_reading_or_editing_the_live_transcript_between_deltas_loses_nothing(
     with monkeypatch.context() as patch:
         without_lane(patch)
         assert _live_session() == fast
-
-
-def test_what_a_hold_built_is_handed_to_the_oldest_generation() -> None:
-    """The collector's next young collection does not scan the kept transcript."""
-    gc.collect()
-    transcript = fold([dict(e) for e in _decorated(7)])
-    assert gc.isenabled()
-    assert gc.get_freeze_count() == 0  # nothing left frozen
-    assert gc.get_count()[0] < 50  # the young generation holds (almost) nothing of it
-    assert any(transcript.messages[0] is obj for obj in gc.get_objects(generation=2))
-
-
-def test_objects_someone_else_froze_stay_frozen() -> None:
-    gc.collect()
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        fold([dict(e) for e in _decorated(8)])
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
