@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,19 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _child_processes_cache_bytecode(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The command line and examples run as child processes cache compiled modules.
+
+    In a temporary folder (never the source tree): where ``PYTHONDONTWRITEBYTECODE`` is
+    set, as on CI machines, each of them would compile the package again.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path_factory.mktemp("pycache")))
+        patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+        yield
 
 
 @pytest.fixture
