@@ -95,6 +95,7 @@ def test_convert_from_stdin() -> None:
     assert messages[2]["content"].startswith("Error: ")
 
 
+@pytest.mark.slow
 def test_convert_ordered_and_strict() -> None:
     q19 = STREAMS / "quirk-Q19-text-open-across-tools.jsonl"
     plain = json.loads(cli("convert", str(q19)).stdout)["messages"]
@@ -106,6 +107,7 @@ def test_convert_ordered_and_strict() -> None:
     assert "First TEXT_MESSAGE_CHUNK must have a messageId" in rejected.stderr
 
 
+@pytest.mark.slow
 def test_convert_chooses_where_subagent_turns_go(tmp_path: Path) -> None:
     recording = ROOT / "tests" / "golden" / "deviations"
     source = str(recording / "deviation-langgraph-subagent-no-input.jsonl")
@@ -121,6 +123,7 @@ def test_convert_chooses_where_subagent_turns_go(tmp_path: Path) -> None:
     assert [len(line["messages"]) for line in lines] == [4, 4]
 
 
+@pytest.mark.slow
 def test_check_exit_codes(tmp_path: Path) -> None:
     ok = cli("check", str(CONFORMANCE / "triad-assembles-message.json"))
     assert (ok.returncode, ok.stdout.split()[0]) == (0, "ok")
@@ -173,6 +176,7 @@ def test_console_script_is_declared() -> None:
     assert 'agui-transcripts = "agui_transcripts.cli:main"' in text
 
 
+@pytest.mark.slow
 def test_limits_are_options_of_every_command(tmp_path: Path) -> None:
     result = cli("check", "--format", "json", "--max-events", "10", str(RUN))
     [report] = json.loads(result.stdout)
@@ -219,6 +223,7 @@ def recording(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_recording_folder_converts_each_run_once_and_no_sidecar(recording: Path) -> None:
     """Logs, their sidecars and a manifest, laid out as recorded runs are (issue 18)."""
     done = _installed_script("convert", str(recording))
@@ -243,6 +248,7 @@ def _add_empty_and_truncated(folder: Path) -> None:
     (folder / "cut.jsonl").write_text("\n".join(lines[:-1]) + "\n")
 
 
+@pytest.mark.slow
 def test_an_empty_log_fails_and_a_truncated_one_is_flagged(recording: Path) -> None:
     _add_empty_and_truncated(recording)
     done = _installed_script("convert", str(recording))
@@ -281,6 +287,7 @@ def test_an_empty_log_fails_and_a_truncated_one_is_flagged(recording: Path) -> N
     assert json.loads(one.stdout)["runs"][-1]["outcome"] == "truncated"
 
 
+@pytest.mark.slow
 def test_one_output_format_whatever_the_number_of_files(recording: Path, tmp_path: Path) -> None:
     log = recording / "booking-frontend-tool.jsonl"
     one = _installed_script("convert", str(log))

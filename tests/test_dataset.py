@@ -255,6 +255,7 @@ def archive(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_convert_writes_parquet_rows_equal_to_the_library_rows(
     archive: Path, tmp_path: Path
 ) -> None:
@@ -269,6 +270,7 @@ def test_convert_writes_parquet_rows_equal_to_the_library_rows(
     assert rows == expected
 
 
+@pytest.mark.slow
 def test_convert_resumes_a_parquet_folder(archive: Path, tmp_path: Path) -> None:
     output = tmp_path / "parts"
     logs = sorted(archive.glob("*.jsonl"))[:10]
@@ -287,6 +289,7 @@ def test_convert_resumes_a_parquet_folder(archive: Path, tmp_path: Path) -> None
     assert len(rows) == 41  # nothing twice
 
 
+@pytest.mark.slow
 def test_convert_resumes_jsonl_and_cuts_a_half_written_line(archive: Path, tmp_path: Path) -> None:
     output = tmp_path / "out.jsonl"
     logs = sorted(map(str, archive.glob("*.jsonl")))
@@ -343,6 +346,7 @@ def test_the_progress_line_shows_counts_rate_and_time_left() -> None:
     assert line.startswith("█" * 6 + "·" * 18)
 
 
+@pytest.mark.slow
 def test_resume_needs_an_output_it_can_append_to(archive: Path, tmp_path: Path) -> None:
     no_output = _installed_script("convert", str(archive), "--resume")
     assert no_output.returncode == 2
@@ -436,6 +440,7 @@ def test_a_client_call_is_pending_in_its_runs_row_and_answered_in_the_next() -> 
     assert [first["events"], second["events"]] == [15, 22]
 
 
+@pytest.mark.slow
 def test_per_run_rows_of_a_failed_log_and_through_the_cli(archive: Path, tmp_path: Path) -> None:
     (failed,) = log_rows(str(archive / "zz-empty.jsonl"), per="run")
     assert failed["ok"] is False
@@ -477,6 +482,7 @@ def _hostile_rows(seed: int, actions: Any) -> list[dict[str, Any]]:
     return rows
 
 
+@pytest.mark.slow
 @given(seed=SEEDS, actions=ACTIONS)
 def test_any_stream_the_fold_accepts_makes_rows_arrow_holds(seed: int, actions: Any) -> None:
     """Broken, reordered, deep or mistyped events: every row fits the schema, losslessly."""

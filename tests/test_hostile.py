@@ -233,6 +233,7 @@ def test_a_log_of_one_broken_line_is_reported() -> None:
 # -- a bad run-inputs sidecar fails its own log only ----------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sidecar", ["{not json", "42", '[{"messages": []}, 7]', "\udcff"])
 def test_a_bad_sidecar_fails_its_log_and_the_batch_goes_on(tmp_path: Path, sidecar: str) -> None:
     for name in ("bad", "good"):

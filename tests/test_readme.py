@@ -101,6 +101,7 @@ def test_sections_come_in_the_order_a_new_user_needs_them() -> None:
     assert headings.index("Going deeper") > headings.index("API tour")
 
 
+@pytest.mark.slow
 def test_the_command_line_examples_run_through_the_installed_script(tmp_path: Path) -> None:
     """The first block of the CLI section runs as written from a copy of the clone."""
     import shlex
@@ -153,6 +154,7 @@ def test_the_extras_table_and_install_lines_name_the_packages_extras() -> None:
     assert {name for line in lines for name in line.split(",")} <= extras
 
 
+@pytest.mark.slow
 def test_the_datasets_command_runs_and_writes_one_row_per_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
