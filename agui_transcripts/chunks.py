@@ -93,6 +93,14 @@ _MISSING = object()
 _TYPE_AND_DELTA = 2
 
 
+def _take(marks: set[str], call_id: str) -> bool:
+    """Whether ``call_id`` is marked, unmarking it."""
+    if call_id in marks:
+        marks.discard(call_id)
+        return True
+    return False
+
+
 class ChunkMarks:
     """What this layer says of the calls it emits, beside the events (for the reducer).
 
@@ -112,17 +120,11 @@ class ChunkMarks:
 
     def continues(self, call_id: str) -> bool:
         """Whether the call's emitted START continues it (the mark is taken)."""
-        if call_id in self._continued:
-            self._continued.discard(call_id)
-            return True
-        return False
+        return _take(self._continued, call_id)
 
     def ends_softly(self, call_id: str) -> bool:
         """Whether the call's emitted END is soft (the mark is taken)."""
-        if call_id in self._soft_ended:
-            self._soft_ended.discard(call_id)
-            return True
-        return False
+        return _take(self._soft_ended, call_id)
 
     def mark_continued(self, call_id: str) -> None:
         self._continued.add(call_id)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import sys
 import typing
 from collections.abc import Mapping
 from types import UnionType
@@ -32,6 +31,7 @@ from typing import Any, NamedTuple
 from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
+from .limits import bound
 from .schema import COMMON, EVENTS, field_names
 
 __all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event", "normalize_run_input"]
@@ -375,7 +375,7 @@ class EventIntake:
     ) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
         self.count = 0
-        self._max_events = sys.maxsize if max_events is None else max_events
+        self._max_events = bound(max_events)
         #: True once the event limit was reached: nothing more is read.
         self.stopped = False
         self._minted = 0

@@ -180,7 +180,6 @@ class MessageList:
     def rebuild(self, messages: list[Message]) -> None:
         """Hold exactly these messages, in this order."""
         self.clear()
-        self._cached = None
         for message in messages:
             self.append(message)
 

@@ -21,7 +21,6 @@ of events and bounded in what it holds.
 
 from __future__ import annotations
 
-import sys
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +29,7 @@ from ._codec import dumps
 from .chunks import ChunkMarks
 from .diagnostics import DiagnosticSink
 from .events import Event
+from .limits import bound
 from .message_list import MessageList, Node
 from .model import (
     ActivityMessage,
@@ -198,10 +198,10 @@ class Reducer:
         # The messages, in the reference client's order, with their indexes.
         self._list = MessageList()
         # Characters each message and call took from deltas, against the text limit.
-        self._text = TextBudget(max_text_chars, self._report_ids)
+        self._text = TextBudget(max_text_chars, self._report)
         # The state limit, and the size estimates of the state and of each activity's
         # content as patches apply (None / absent: measured at the next patch).
-        self._max_state = sys.maxsize if max_state_bytes is None else max_state_bytes
+        self._max_state = bound(max_state_bytes)
         self._state_size: int | None = None
         self._activity_sizes: dict[str, int] = {}
         # The RunAgentInput of each run, by run index, as the caller gave them.
@@ -273,9 +273,6 @@ class Reducer:
             message_id=ids.get("message_id"),
             tool_call_id=ids.get("tool_call_id"),
         )
-
-    def _report_ids(self, code: str, message: str, ids: dict[str, str]) -> None:
-        self._report(code, message, **ids)
 
     # -- entry points --------------------------------------------------------------------
 

@@ -7,10 +7,10 @@ item, counting against the same table, so the limit is checked in one module onl
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, Protocol
 
+from .limits import bound
 from .model import RunRecord
 
 __all__ = ["DeltaRoute", "TextBudget", "TextKind"]
@@ -18,15 +18,18 @@ __all__ = ["DeltaRoute", "TextBudget", "TextKind"]
 TextKind = Literal["message", "call", "replay"]
 """What a delta extends: a message's text, a call's arguments, or a replay of a call."""
 
-Report = Callable[[str, str, dict[str, str]], None]
-"""Reports a diagnostic: (code, message, the ids it concerns)."""
+
+class Report(Protocol):
+    """Reports a diagnostic: its code, its message and the ids it concerns."""
+
+    def __call__(self, code: str, message: str, **ids: str | None) -> None: ...
 
 
 class TextBudget:
     """How many characters each item took from deltas, against ``max_chars``."""
 
     def __init__(self, max_chars: int | None, report: Report) -> None:
-        self.limit = sys.maxsize if max_chars is None else max_chars
+        self.limit = bound(max_chars)
         self._report = report
         # Characters taken so far, per kind and item id.
         self._used: dict[TextKind, dict[str, int]] = {"message": {}, "call": {}, "replay": {}}
@@ -49,7 +52,7 @@ class TextBudget:
                 "text-limit",
                 f"{kind} {item_id!r} would pass {self.limit} characters (the text limit): "
                 "this delta and every later one for it are dropped; the text before is kept",
-                {"message_id": item_id} if kind == "message" else {"tool_call_id": item_id},
+                **({"message_id": item_id} if kind == "message" else {"tool_call_id": item_id}),
             )
         return False
 

@@ -6,9 +6,13 @@ from agui_transcripts.model import RunRecord
 from agui_transcripts.text_budget import TextBudget
 
 
-def _budget(limit: int | None) -> tuple[TextBudget, list[tuple[str, str, dict[str, str]]]]:
-    reports: list[tuple[str, str, dict[str, str]]] = []
-    return TextBudget(limit, lambda code, text, ids: reports.append((code, text, ids))), reports
+def _budget(limit: int | None) -> tuple[TextBudget, list[tuple[str, str, dict[str, str | None]]]]:
+    reports: list[tuple[str, str, dict[str, str | None]]] = []
+
+    def report(code: str, message: str, **ids: str | None) -> None:
+        reports.append((code, message, ids))
+
+    return TextBudget(limit, report), reports
 
 
 def test_deltas_are_counted_per_kind_and_item() -> None:
