@@ -191,6 +191,16 @@ _SHORT = {
 }
 
 
+def user(message_id: str, text: str) -> dict[str, Any]:
+    """A user message in its wire form (for run inputs and snapshots)."""
+    return {"id": message_id, "role": "user", "content": text}
+
+
+def codes(transcript: Any, *wanted: str) -> list[str]:
+    """The codes of a transcript's diagnostics, in order (only the ``wanted`` ones if given)."""
+    return [d.code for d in transcript.diagnostics if not wanted or d.code in wanted]
+
+
 def short(events: list[Event]) -> list[str]:
     """Render events compactly: ids, names, roles other than the defaults, deltas."""
     out = []

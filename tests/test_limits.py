@@ -25,15 +25,11 @@ from agui_transcripts import (
 )
 from agui_transcripts.sse import LineSplitter
 
-from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
+from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS, codes
 
 
 def jsonl(events: list[dict[str, Any]]) -> bytes:
     return "".join(json.dumps(e) + "\n" for e in events).encode()
-
-
-def codes(transcript: Any) -> list[str]:
-    return [d.code for d in transcript.diagnostics]
 
 
 def test_limits_reject_nonsense() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agui_transcripts import Collector, Transcript, fold
-from tests.streams import RE, RF, RS, TCE, TCR, TCS, TMC, TME, TMS
+from tests.streams import RE, RF, RS, TCE, TCR, TCS, TMC, TME, TMS, codes
 
 Event = dict[str, Any]
 GOLDEN = Path(__file__).parent / "golden"
@@ -21,10 +21,6 @@ def states(transcript: Transcript) -> dict[str, str]:
 
 def status(transcript: Transcript) -> str:
     return transcript.continuation().status
-
-
-def codes(transcript: Transcript) -> list[str]:
-    return [d.code for d in transcript.diagnostics]
 
 
 def run_input(

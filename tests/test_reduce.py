@@ -34,19 +34,10 @@ from tests.streams import (
     TME,
     TMK,
     TMS,
+    codes,
     text_open_across_a_result,
+    user,
 )
-
-Event = dict[str, Any]
-
-
-def codes(transcript: Any, *wanted: str) -> list[str]:
-    return [d.code for d in transcript.diagnostics if not wanted or d.code in wanted]
-
-
-def user(mid: str, text: str) -> dict[str, Any]:
-    return {"id": mid, "role": "user", "content": text}
-
 
 # -- runs ------------------------------------------------------------------------------------
 
