@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from shapes import SHAPES, write_jsonl  # noqa: E402
+from shapes import SHAPES, parse_size, write_jsonl  # noqa: E402
 
 TIMER = """
 import gc, json, sys, time
@@ -42,12 +42,6 @@ for path in sys.argv[1:]:
     best[path] = min(times)
 print(json.dumps(best))
 """
-
-
-def _parse_size(text: str) -> int:
-    text = text.lower()
-    factor = {"k": 1_000, "m": 1_000_000}.get(text[-1], 1)
-    return int(float(text.rstrip("km")) * factor)
 
 
 def _run(tree: Path, paths: list[str]) -> dict[str, float]:
@@ -69,7 +63,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--shapes", default=",".join(SHAPES))
     args = parser.parse_args(argv)
-    size = _parse_size(args.size)
+    size = parse_size(args.size)
     trees = {"base": args.base.resolve(), "head": args.head.resolve()}
     with tempfile.TemporaryDirectory() as workdir:
         counts: dict[str, int] = {}

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ag_ui.core import Event
 from pydantic import TypeAdapter
-from shapes import SHAPES, write_jsonl
+from shapes import SHAPES, parse_size, write_jsonl
 
 from agui_transcripts import fold
 from agui_transcripts.adapters.langchain import to_langchain
@@ -81,12 +81,6 @@ with open(sys.argv[1], 'rb') as lines:
     events = [adapter.validate_python(json.loads(line)) for line in lines]
 convert_to_ragas_messages(events)
 """
-
-
-def parse_size(text: str) -> int:
-    text = text.strip().lower()
-    scale = {"k": 1_000, "m": 1_000_000}.get(text[-1], 1)
-    return int(float(text.rstrip("km")) * scale)
 
 
 def timed(work: Callable[[], object]) -> float:

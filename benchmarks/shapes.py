@@ -197,6 +197,13 @@ SHAPES: dict[str, Shape] = {
 }
 
 
+def parse_size(text: str) -> int:
+    """A stream size as the runners take it: ``600``, ``10k``, ``1m``."""
+    text = text.strip().lower()
+    scale = {"k": 1_000, "m": 1_000_000}.get(text[-1], 1)
+    return int(float(text.rstrip("km")) * scale)
+
+
 def write_jsonl(shape: Shape, size: int, path: str) -> int:
     """Write ``shape(size)`` as JSONL; returns the number of events written."""
     count = 0

@@ -70,14 +70,15 @@ def main(argv: list[str]) -> int:
         workdir = Path(scratch)
         empty = workdir / "no.input.json"  # a path that does not exist: no inputs
         for expected, stream, inputs in expected_files():
-            golden = json.loads(expected.read_text(encoding="utf-8"))
+            text = expected.read_text(encoding="utf-8")
+            golden = json.loads(text)
             folded = reference_fold(args.reference, _as_jsonl(stream, workdir), inputs or empty)
             updated = _stamp(golden, folded)
             if updated is None:
                 stale.append(str(expected.relative_to(ROOT)))
                 continue
-            text = expected.read_text(encoding="utf-8")
-            indent = len(text.split("\n")[1]) - len(text.split("\n")[1].lstrip(" "))
+            second_line = text.split("\n")[1]
+            indent = len(second_line) - len(second_line.lstrip(" "))
             expected.write_text(  # in the file's own layout
                 json.dumps(updated, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8"
             )
