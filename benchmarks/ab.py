@@ -30,8 +30,9 @@ from shapes import SHAPES, parse_size, write_jsonl  # noqa: E402
 
 TIMER = """
 import gc, json, sys, time
+import agui_transcripts
 from agui_transcripts import fold
-best = {}
+best = {"package": agui_transcripts.__file__}
 for path in sys.argv[1:]:
     times = []
     for _ in range(3):
@@ -44,13 +45,23 @@ print(json.dumps(best))
 """
 
 
-def _run(tree: Path, paths: list[str]) -> dict[str, float]:
+def _run(tree: Path, paths: list[str], workdir: str) -> dict[str, float]:
+    # ``python -c`` puts its working directory first on sys.path: run it in the scratch
+    # folder, or a checkout there would be measured instead of ``tree``.
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
-        [sys.executable, "-c", TIMER, *paths], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", TIMER, *paths],
+        env=env,
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    timings: dict[str, float] = json.loads(out.stdout)
-    return timings
+    timings = json.loads(out.stdout)
+    package = Path(timings.pop("package")).resolve()
+    if not package.is_relative_to(tree):
+        raise SystemExit(f"measured {package}, not the tree {tree}")
+    return {path: float(seconds) for path, seconds in timings.items()}
 
 
 def main(argv: list[str]) -> int:
@@ -78,7 +89,7 @@ def main(argv: list[str]) -> int:
         for round_index in range(args.rounds):
             order = ["base", "head"] if round_index % 2 == 0 else ["head", "base"]
             for name in order:
-                timings = _run(trees[name], list(paths.values()))
+                timings = _run(trees[name], list(paths.values()), workdir)
                 for shape, path in paths.items():
                     samples[name][shape].append(timings[path] / counts[shape] * 1e6)
     print(f"µs per event, {args.rounds} rounds, {size:,} events per shape")
