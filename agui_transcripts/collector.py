@@ -61,13 +61,12 @@ class Collector:
     ``RunAgentInput`` or a list, one per run) seeds the history and records each run's
     client tools. ``limits`` bounds what one stream may make it hold
     (:data:`~agui_transcripts.DEFAULT_LIMITS` unless given).
-    """
 
-    # For a subclass that watches the explicit events of the general path (the ragas
-    # drop-in). The delta lane's events are not shown to it: they change nothing but text.
-    _observe_explicit: Callable[[Event], None] | None = None
-    # Whether a plain delta may carry a timestamp (False for a watcher that reads them).
-    _timestamped_deltas_are_plain: bool = True
+    ``observe``, if given, is shown every explicit event (chunks expanded, verified)
+    just before it is applied, the ENDs owed at :meth:`close` included: a watcher that
+    keeps more than the transcript (the ragas drop-in's steps and timestamps). The
+    delta lane's untimed plain deltas are not shown: they change nothing but text.
+    """
 
     def __init__(
         self,
@@ -77,11 +76,15 @@ class Collector:
         strict: bool = False,
         sink: DiagnosticSink | None = None,
         limits: Limits | None = None,
+        observe: Callable[[Event], None] | None = None,
     ) -> None:
         self._run_input = run_input
         self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
         self.limits = limits if limits is not None else DEFAULT_LIMITS
+        self._observe = observe
+        # A delta's timestamp may be the first its message shows: a watcher must see it.
+        self._timestamped_deltas_are_plain = observe is None
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
@@ -164,7 +167,7 @@ class Collector:
         verify = pipeline.verifier.feed
         for item in explicit:
             verify(item, index=index)
-        observe = self._observe_explicit
+        observe = self._observe
         if observe is not None:
             for item in explicit:
                 observe(item)
@@ -212,7 +215,10 @@ class Collector:
         self._forget_routes()
         if not self._closed:
             self._closed = True
+            observe = self._observe
             for explicit in self._pipeline.close_streams():
+                if observe is not None:
+                    observe(explicit)
                 self._reducer.apply(explicit, None)
             self._pipeline.verifier.close()
             self._reducer.close()

@@ -79,31 +79,23 @@ def _import_ag_ui_core() -> Any:
     return core
 
 
-class _CompatCollector(Collector):
-    """The fold, plus what the ragas rendering needs: steps and unfinished messages."""
+class _RagasWatch:
+    """What the ragas rendering needs beyond the transcript: steps, ends, timestamps.
+
+    It is the fold's ``observe`` hook, shown every explicit event before it is applied.
+    """
 
     def __init__(self) -> None:
-        super().__init__()
         self.steps: list[str] = []
         self.step_of: dict[str, str] = {}
         self.started: set[str] = set()
         self.ended: set[str] = set()
         self.parentless: set[str] = set()
         self.timestamp_of: dict[str, Any] = {}
-        self._observe_explicit = self._observe
+        self.collector = Collector(observe=self.observe)
 
-    # A delta's timestamp may be the first its message shows: _observe must see it.
-    _timestamped_deltas_are_plain = False
-
-    def close(self) -> Transcript:
-        if not self._closed:
-            for explicit in self._pipeline.chunks.close():
-                self._observe(explicit)
-                self._pipeline.verifier.feed(explicit)
-                self._reducer.apply(explicit, None)
-        return super().close()
-
-    def _observe(self, event: Event) -> None:
+    def observe(self, event: Event) -> None:
+        """Note the step, start, end and first timestamp each event shows."""
         kind = event["type"]
         if kind == "STEP_STARTED" and isinstance(event.get("stepName"), str):
             self.steps.append(event["stepName"])
@@ -129,11 +121,11 @@ class AGUIEventCollector:
 
     def __init__(self, metadata: bool = False) -> None:
         self.include_metadata = metadata
-        self._collector = _CompatCollector()
+        self._watch = _RagasWatch()
 
     def process_event(self, event: Any) -> None:
         """Fold one event: an ``ag_ui.core`` object, a duck-typed object or a wire dict."""
-        self._collector.feed(event)
+        self._watch.collector.feed(event)
 
     def _handle_tool_call_chunk(self, event: Any) -> None:
         """Ragas's handler for ``TOOL_CALL_CHUNK``, called directly by some callers.
@@ -155,11 +147,12 @@ class AGUIEventCollector:
 
     def get_messages(self) -> list[Any]:
         """The ragas messages so far."""
-        return _render(self._collector, self._collector.transcript, self.include_metadata)
+        watch = self._watch
+        return _render(watch, watch.collector.transcript, self.include_metadata)
 
     def clear(self) -> None:
         """Forget everything."""
-        self._collector = _CompatCollector()
+        self._watch = _RagasWatch()
 
 
 _JSON_VALUES = (str, int, float, dict, list)
@@ -178,9 +171,9 @@ def _field(event: Any, wire: str, attribute: str) -> Any:
     return getattr(event, attribute, None)
 
 
-def _render(collector: _CompatCollector, transcript: Transcript, metadata: bool) -> list[Any]:
+def _render(watch: _RagasWatch, transcript: Transcript, metadata: bool) -> list[Any]:
     rm = import_ragas_messages()
-    unfinished = collector.started - collector.ended
+    unfinished = watch.started - watch.ended
     rendered: list[tuple[Any, Any]] = []  # (ragas message, source message)
     # ragas pairs results with calls by position only and needs no result per call:
     # unanswered calls stay open rather than getting synthetic results.
@@ -197,10 +190,10 @@ def _render(collector: _CompatCollector, transcript: Transcript, metadata: bool)
             if run is not None:
                 meta["run_id"] = run.run_id
                 meta["thread_id"] = run.thread_id
-            if message.id in collector.step_of:
-                meta["step_name"] = collector.step_of[message.id]
-            if message.id in collector.timestamp_of:
-                meta["timestamp"] = collector.timestamp_of[message.id]
+            if message.id in watch.step_of:
+                meta["step_name"] = watch.step_of[message.id]
+            if message.id in watch.timestamp_of:
+                meta["timestamp"] = watch.timestamp_of[message.id]
         if isinstance(message, UserMessage):
             rendered.append((rm.HumanMessage(content=message.text, metadata=meta), message))
         elif isinstance(message, AssistantMessage):
@@ -214,7 +207,7 @@ def _render(collector: _CompatCollector, transcript: Transcript, metadata: bool)
                     message,
                 )
             )
-    return _attach_parentless(rendered, collector.parentless)
+    return _attach_parentless(rendered, watch.parentless)
 
 
 def _attach_parentless(rendered: list[tuple[Any, Any]], parentless: set[str]) -> list[Any]:
@@ -256,12 +249,12 @@ def _parentless_only(source: Any, parentless: set[str]) -> bool:
 
 def convert_to_ragas_messages(events: Iterable[Any], metadata: bool = False) -> list[Any]:
     """Ragas messages for a stream of AG-UI events (objects or wire dicts)."""
-    collector = _CompatCollector()
+    watch = _RagasWatch()
+    feed = watch.collector.feed
     with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
         for event in events:
-            collector.feed(event)
-        transcript = collector.close()
-        return _render(collector, transcript, metadata)
+            feed(event)
+        return _render(watch, watch.collector.close(), metadata)
 
 
 def convert_messages_snapshot(snapshot_event: Any, metadata: bool = False) -> list[Any]:
