@@ -176,3 +176,24 @@ def test_seed_chunked_run_boundary_does_not_merge() -> None:
     )
     assert [d["content"] for d in transcript.to_dicts()] == ["run one", "run two"]
     assert transcript.messages[1].id != "m1"
+
+
+def test_observe_sees_each_explicit_event_and_the_ends_owed_at_close() -> None:
+    seen: list[dict[str, Any]] = []
+    collector = Collector(observe=seen.append)
+    for event in [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "a"},
+        {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "c", "timestamp": 5},
+    ]:
+        collector.feed(event)
+    transcript = collector.close()
+    kinds = [event["type"] for event in seen]
+    # The chunks expanded; the timed delta shown (a watcher may want its timestamp); the
+    # END the open chunk stream was owed, at close.
+    assert kinds[0] == "RUN_STARTED"
+    assert kinds[1:3] == ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]
+    assert {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "c", "timestamp": 5} in seen
+    assert kinds[-1] == "TEXT_MESSAGE_END"
+    assert transcript.messages[0].to_dict()["content"] == "abc"
