@@ -29,12 +29,19 @@ class Node:
         self.prev: Node = self
         self.next: Node = self
 
-    @classmethod
-    def ring(cls) -> Node:
+    @staticmethod
+    def ring() -> Node:
         """The list's sentinel: it links the ends and holds no message (reading it fails)."""
-        head = cls.__new__(cls)
-        head.prev = head.next = head
-        return head
+        return _Ring()
+
+
+class _Ring(Node):
+    """The sentinel's node: its ``message`` is never set."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:  # no message: Node.__init__ is not called
+        self.prev = self.next = self
 
 
 class MessageList:
