@@ -15,11 +15,15 @@ import pytest
 from agui_transcripts import Collector
 from agui_transcripts.text_budget import DeltaRoute
 
+from .builds import requires_interpreted
+
 _ENTRIES = ("_plain_delta", "_plain_chunk")
+_NATIVE = "the lane's methods are called natively, so they cannot be patched out or counted"
 
 
 def without_lane(patch: pytest.MonkeyPatch) -> None:
     """Send every event down the general path (within ``patch``'s context)."""
+    requires_interpreted(_NATIVE)
     for name in _ENTRIES:
         patch.setattr(Collector, name, lambda self, *args: False)
 
@@ -29,6 +33,7 @@ def count_lane(monkeypatch: pytest.MonkeyPatch, *, routes: bool = True) -> list[
 
     The count is the returned list's one item; ``routes=False`` counts the entries only.
     """
+    requires_interpreted(_NATIVE)
     taken = [0]
     places = [(Collector, entry) for entry in _ENTRIES]
     for owner, name in places + ([(DeltaRoute, "append")] if routes else []):

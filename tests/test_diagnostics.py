@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+import agui_transcripts
 from agui_transcripts import RULES, Diagnostic, DiagnosticSink, ProtocolError
 
-SOURCE = Path(__file__).resolve().parent.parent / "agui_transcripts"
+# The sources of the package under test (an installed build ships them too).
+SOURCE = Path(agui_transcripts.__file__).resolve().parent
 REPORTED = re.compile(r"""(?:report|_report)\(\s*["']([a-z0-9-]+)["']""")
 
 

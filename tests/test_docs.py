@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+import agui_transcripts
 from agui_transcripts.adapters.registry import REGISTRY
 
 from .adapter_modules import adapter_modules
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(agui_transcripts.__file__).resolve().parent  # the package under test
 ADAPTER_PAGES = sorted((ROOT / "docs" / "adapters").glob("*.md"))
 SEPARATOR = re.compile(r"=+\s+=+")
 # The framework each page's code imports, when it imports one.
@@ -85,7 +87,7 @@ def test_architecture_names_real_modules() -> None:
     missing = [
         name
         for name in named
-        if not list(ROOT.glob(f"agui_transcripts/**/{name}.py"))
+        if not list(PACKAGE.glob(f"**/{name}.py"))
         and not (ROOT / "tests" / f"{name}.py").exists()
         and not list(ROOT.glob(f"tests/**/{name}.py"))
     ]

@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+import agui_transcripts
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "agui_transcripts"
+# The sources of the package under test (an installed build ships them too).
+PACKAGE = Path(agui_transcripts.__file__).resolve().parent
 PAGE = ROOT / "docs" / "architecture.md"
 
 

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "agui_transcripts"
+import agui_transcripts
+
+# The sources of the package under test (an installed build ships them too).
+PACKAGE = Path(agui_transcripts.__file__).resolve().parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
 FORBIDDEN_BUILTINS = {"eval", "exec", "compile", "__import__", "breakpoint"}
 FORBIDDEN_ATTRIBUTES = {("os", "system"), ("os", "popen"), ("importlib", "import_module")}
