@@ -39,22 +39,26 @@ TEXT: Final = "text"
 TOOL: Final = "tool"
 REASONING: Final = "reasoning"
 
-_CHUNK_KIND = {
+_CHUNK_KIND: Final = {
     "TEXT_MESSAGE_CHUNK": TEXT,
     "TOOL_CALL_CHUNK": TOOL,
     "REASONING_MESSAGE_CHUNK": REASONING,
 }
-_ID_KEY = {TEXT: "messageId", TOOL: "toolCallId", REASONING: "messageId"}
-_START = {TEXT: "TEXT_MESSAGE_START", TOOL: "TOOL_CALL_START", REASONING: "REASONING_MESSAGE_START"}
-_CONTENT = {
+_ID_KEY: Final = {TEXT: "messageId", TOOL: "toolCallId", REASONING: "messageId"}
+_START: Final = {
+    TEXT: "TEXT_MESSAGE_START",
+    TOOL: "TOOL_CALL_START",
+    REASONING: "REASONING_MESSAGE_START",
+}
+_CONTENT: Final = {
     TEXT: "TEXT_MESSAGE_CONTENT",
     TOOL: "TOOL_CALL_ARGS",
     REASONING: "REASONING_MESSAGE_CONTENT",
 }
-_END = {TEXT: "TEXT_MESSAGE_END", TOOL: "TOOL_CALL_END", REASONING: "REASONING_MESSAGE_END"}
-_CHUNK_NAME = {kind: name for name, kind in _CHUNK_KIND.items()}
-_NOUN = {TEXT: "text message", TOOL: "tool call", REASONING: "reasoning message"}
-_EXPLICIT_KIND = {
+_END: Final = {TEXT: "TEXT_MESSAGE_END", TOOL: "TOOL_CALL_END", REASONING: "REASONING_MESSAGE_END"}
+_CHUNK_NAME: Final = {kind: name for name, kind in _CHUNK_KIND.items()}
+_NOUN: Final = {TEXT: "text message", TOOL: "tool call", REASONING: "reasoning message"}
+_EXPLICIT_KIND: Final = {
     **{name: kind for kind, name in _START.items()},
     **{name: kind for kind, name in _CONTENT.items()},
     **{name: kind for kind, name in _END.items()},
@@ -68,7 +72,7 @@ _REPEATABLE: dict[str, tuple[tuple[str, str | None], ...]] = {
 
 # C14: close their own lane. Of these, the soft ones create no message: an id-less chunk
 # right after one is read (leniently) as the producer continuing the item it interrupted.
-_SOFT_CLOSERS = frozenset(
+_SOFT_CLOSERS: Final = frozenset(
     {
         "STATE_SNAPSHOT",
         "STATE_DELTA",
@@ -79,18 +83,20 @@ _SOFT_CLOSERS = frozenset(
         "REASONING_END",
     }
 )
-_LANE_CLOSERS = _SOFT_CLOSERS | set(_EXPLICIT_KIND) | {"TOOL_CALL_RESULT"}
+_LANE_CLOSERS: Final = _SOFT_CLOSERS | set(_EXPLICIT_KIND) | {"TOOL_CALL_RESULT"}
 # C16: close every lane.
-_RUN_BOUNDARIES = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
+_RUN_BOUNDARIES: Final = frozenset(
+    {"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"}
+)
 # C17: close the subagent's own lane.
-_SUBAGENT_TERMINALS = frozenset({"SUBAGENT_FINISHED", "SUBAGENT_ERROR"})
+_SUBAGENT_TERMINALS: Final = frozenset({"SUBAGENT_FINISHED", "SUBAGENT_ERROR"})
 # Carried from a chunk onto the events it expands to.
-_PASSED_ON = ("timestamp", "rawEvent", "metadata")
+_PASSED_ON: Final = ("timestamp", "rawEvent", "metadata")
 
 _Key = tuple[str, str]  # (kind, id)
-_MISSING = object()
+_MISSING: Final = object()
 # The keys of a chunk that carries nothing but its delta.
-_TYPE_AND_DELTA = 2
+_TYPE_AND_DELTA: Final = 2
 
 
 def _take(marks: set[str], call_id: str) -> bool:

@@ -9,7 +9,7 @@ the same machine.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from ._gc import gc_held
 from .diagnostics import Diagnostic, DiagnosticSink
@@ -35,11 +35,11 @@ from .transcript import Transcript
 __all__ = ["Collector", "afold", "fold"]
 
 # The delta events the fast lane takes, with the key naming the item they extend.
-_DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
+_DELTA_ID_KEYS: Final = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
 # A plain delta's keys: its type, its item's id and the delta (and perhaps a timestamp).
-_PLAIN_DELTA_KEYS = 3
+_PLAIN_DELTA_KEYS: Final = 3
 # Chunks whose continuations may take it too (the chunk layer says which).
-_CHUNK_TYPES = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
+_CHUNK_TYPES: Final = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""

@@ -26,7 +26,7 @@ import enum
 import typing
 from collections.abc import Mapping
 from types import UnionType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
@@ -55,23 +55,23 @@ EVENT_TYPES: frozenset[str] = frozenset(_OPTIONAL_FIELDS)
 # Nulls that stay: data values (state, custom values, raw payloads, results), and the two
 # fields whose null the verifier must see (C6: ``delta: null`` is malformed; C24/V5:
 # ``subagentRunId: null`` is rejected, never read as absent).
-_NULL_DATA = frozenset(
+_NULL_DATA: Final = frozenset(
     field.name for shape in EVENTS.values() for field in shape.fields if field.kind == "data"
 )
-_NULL_KEPT = _NULL_DATA | {"delta", "subagentRunId"}
+_NULL_KEPT: Final = _NULL_DATA | {"delta", "subagentRunId"}
 
 # Nulls older producers legitimately sent (W3); read as absent without a diagnostic.
-_NULL_GRANDFATHERED = {
+_NULL_GRANDFATHERED: Final = {
     "TOOL_CALL_START": frozenset({"parentMessageId"}),
     "TOOL_CALL_CHUNK": frozenset({"parentMessageId"}),
     "RUN_FINISHED": frozenset({"outcome"}),
 }
 _NONE: frozenset[str] = frozenset()
-_KEEP_NULL = {"outcome": frozenset({"subagentRunId"})}
+_KEEP_NULL: Final = {"outcome": frozenset({"subagentRunId"})}
 
 # Every camelCase field name that appears in AG-UI 1.0 events and the structures they
 # carry (run input, messages, outcomes, interrupts, usage, content parts).
-_CAMEL_FIELDS = frozenset(
+_CAMEL_FIELDS: Final = frozenset(
     {
         "threadId",
         "runId",
@@ -123,7 +123,7 @@ _ALIASES: dict[str, str] = {
 _RENAMES: dict[str, str] = {**_SNAKE_TO_CAMEL, **_ALIASES}
 
 # Keys whose values are open JSON (user data): never rewritten.
-_OPEN_KEYS = frozenset(
+_OPEN_KEYS: Final = frozenset(
     {
         "metadata",
         "rawEvent",
@@ -143,18 +143,18 @@ _OPEN_KEYS = frozenset(
 )
 
 # Event fields that hold protocol structures (run input, messages, outcome...).
-_NESTED_KEYS = frozenset({"input", "messages", "outcome", "usage", "content"})
+_NESTED_KEYS: Final = frozenset({"input", "messages", "outcome", "usage", "content"})
 # Event types whose fields may hold such structures; others are flat.
-_NESTED_TYPES = frozenset(
+_NESTED_TYPES: Final = frozenset(
     {"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT", "TOOL_CALL_RESULT"}
 )
 # Event types that always take the full rewrite (nested structures, or a field to check).
-_SLOW_TYPES = _NESTED_TYPES | {"REASONING_MESSAGE_START"}
+_SLOW_TYPES: Final = _NESTED_TYPES | {"REASONING_MESSAGE_START"}
 # The rest: a dict of one of these with canonical keys and no null is already canonical.
-_FAST_TYPES = EVENT_TYPES - _SLOW_TYPES
+_FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
 
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
-_CANONICAL_KEYS = frozenset({"type"} | field_names() | _CAMEL_FIELDS)
+_CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | _CAMEL_FIELDS)
 
 _is_canonical_key_set = _CANONICAL_KEYS.issuperset
 
@@ -170,7 +170,7 @@ def _is_canonical(event: dict[str, Any]) -> bool:
     )
 
 
-_RETIRED_TYPES = frozenset(
+_RETIRED_TYPES: Final = frozenset(
     {
         "THINKING_START",
         "THINKING_END",
@@ -181,7 +181,7 @@ _RETIRED_TYPES = frozenset(
 )
 
 # REASONING_MESSAGE_START roles written by older translators and producers (P6).
-_LEGACY_REASONING_ROLES = frozenset({"assistant", "thinking"})
+_LEGACY_REASONING_ROLES: Final = frozenset({"assistant", "thinking"})
 
 
 def _minted_id(counter: int) -> str:
@@ -192,7 +192,7 @@ def _minted_id(counter: int) -> str:
 
 # Protocol structures nest a few levels (input > messages > toolCalls > function); what
 # lies deeper is open data, left as it is (and never recursed into without bound).
-_STRUCTURE_DEPTH = 16
+_STRUCTURE_DEPTH: Final = 16
 
 
 def _normalize_structure(
@@ -231,7 +231,7 @@ def _normalize_structure(
     return value
 
 
-_FAILED = object()
+_FAILED: Final = object()
 
 _OMITTABLE_CACHE: dict[type, frozenset[str]] = {}
 
@@ -261,7 +261,7 @@ class _ModelPlan(NamedTuple):
     canonical: bool
 
 
-_ATOMIC_TYPES = (str, int, float, bool, type(None))
+_ATOMIC_TYPES: Final = (str, int, float, bool, type(None))
 
 
 def _is_atomic(annotation: object) -> bool:
@@ -304,7 +304,7 @@ def _model_plan(cls: type) -> _ModelPlan | None:
 
 
 _MODEL_PLANS: dict[type, _ModelPlan | None] = {}
-_ATOMIC_VALUE_TYPES = frozenset({str, int, float, bool})
+_ATOMIC_VALUE_TYPES: Final = frozenset({str, int, float, bool})
 
 
 def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool] | None:

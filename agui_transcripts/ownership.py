@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
 from .model import Owner, RunRecord, ToolCallRecord, pending_interrupts
 
@@ -32,8 +32,8 @@ ContinuationStatus = Literal[
     "awaiting_resume", "awaiting_client", "ready_to_continue", "stalled", "done"
 ]
 
-_SERVER_SOURCES = ("stream", "snapshot")
-_CLIENT_SOURCES = ("input", "harness")
+_SERVER_SOURCES: Final = ("stream", "snapshot")
+_CLIENT_SOURCES: Final = ("input", "harness")
 
 
 def _owner(is_client: bool, known: bool) -> Owner:

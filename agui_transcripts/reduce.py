@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ._codec import dumps
 from .chunks import ChunkMarks
@@ -61,11 +61,11 @@ _TEXT_CLASSES: dict[object, type[TextMessage]] = {
     "system": SystemMessage,
     "user": UserMessage,
 }
-_PATCH_OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
+_PATCH_OPS: Final = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 
 
 # Events at which calls left open to a continuation are judged.
-_RUN_EDGES = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
+_RUN_EDGES: Final = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
 
 
 def _delta_text(value: object) -> str | None:

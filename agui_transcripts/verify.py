@@ -29,11 +29,11 @@ __all__ = ["SUPPORTED_PROTOCOL_VERSION", "RunState", "Verifier"]
 #: The newest protocol version this consumer implements (1.1 only adds to 1.0).
 SUPPORTED_PROTOCOL_VERSION: Final = "1.1"
 
-_TEXT_ROLES = frozenset({"developer", "system", "assistant", "user"})
-_MESSAGE_ROLES = frozenset({"tool", "reasoning", "activity"})  # known, but not for text
-_RUN_OUTCOMES = frozenset({"success", "interrupt", "cancelled"})
-_SUBAGENT_OUTCOMES = frozenset({"success", "suspended"})
-_VERSION = re.compile(r"^(\d+)\.(\d+)$")
+_TEXT_ROLES: Final = frozenset({"developer", "system", "assistant", "user"})
+_MESSAGE_ROLES: Final = frozenset({"tool", "reasoning", "activity"})  # known, but not for text
+_RUN_OUTCOMES: Final = frozenset({"success", "interrupt", "cancelled"})
+_SUBAGENT_OUTCOMES: Final = frozenset({"success", "suspended"})
+_VERSION: Final = re.compile(r"^(\d+)\.(\d+)$")
 
 RunState = Literal["new", "running", "finished", "errored", "truncated"]
 """Where the verifier's current run stands."""
@@ -41,9 +41,9 @@ RunState = Literal["new", "running", "finished", "errored", "truncated"]
 # Field checks per event type (V19): (field, expected JSON kind, required), derived from
 # the one table of event shapes. The producer's own data (``data`` fields) is not checked.
 _STR, _OBJ, _ARR, _BOOL, _NUM, _STR_OR_ARR = "string", "object", "array", "boolean", "number", "s|a"
-_ANY = "any"
+_ANY: Final = "any"
 _Spec = tuple[tuple[str, str, bool], ...]
-_KIND_NAMES = {"string|array": _STR_OR_ARR}
+_KIND_NAMES: Final = {"string|array": _STR_OR_ARR}
 _FIELDS: dict[str, _Spec] = {
     kind: tuple(
         (field.name, _KIND_NAMES.get(field.kind, field.kind), field.required)
@@ -67,7 +67,7 @@ _EXACT_TYPES: dict[str, frozenset[type]] = {
 _Checks = dict[str, tuple[tuple[str, str, bool, frozenset[type]], ...]]
 _ABSENT: Final = object()
 # The one key every event has besides its fields.
-_TYPE_KEY = 1
+_TYPE_KEY: Final = 1
 
 #: Fields an installed ag-ui-protocol 0.1.x types more loosely than AG-UI 1.0: events its
 #: models accept must not be reported as malformed where that release is installed.
@@ -109,10 +109,10 @@ def _tables() -> _Tables:
     return _Tables(_LOOSER_BEFORE_1_0 if major == "0" else {})
 
 
-_ROLE_KINDS = frozenset(
+_ROLE_KINDS: Final = frozenset(
     {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_START", "TOOL_CALL_RESULT"}
 )
-_OUTCOME_KINDS = frozenset({"RUN_FINISHED", "SUBAGENT_FINISHED"})
+_OUTCOME_KINDS: Final = frozenset({"RUN_FINISHED", "SUBAGENT_FINISHED"})
 
 
 def _kind_matches(value: object, expected: str) -> bool:
