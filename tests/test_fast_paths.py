@@ -409,6 +409,33 @@ def test_fold_leaves_the_collector_alone_for_live_sources() -> None:
     assert all(seen)
 
 
+def _generation_of(target: object) -> int | None:
+    for generation in range(3):
+        if any(item is target for item in gc.get_objects(generation)):
+            return generation
+    return None
+
+
+def test_what_a_held_fold_built_is_left_in_the_oldest_generation() -> None:
+    # Not in the youngest: the first collection after the fold would walk all of it.
+    gc.collect()
+    transcript = fold(random_stream(3)[0])
+    assert _generation_of(transcript.messages) == 2
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_held_fold_leaves_what_others_froze_frozen() -> None:
+    gc.collect()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        transcript = fold(random_stream(3)[0])
+        assert gc.get_freeze_count() == frozen  # not released by the fold
+        assert _generation_of(transcript.messages) == 0  # the plain hold, then
+    finally:
+        gc.unfreeze()
+
+
 def test_fold_keeps_a_collector_the_caller_disabled_disabled() -> None:
     gc.disable()
     try:
