@@ -48,8 +48,14 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
     def dependencies(self) -> list[str]:
         if build_mode() == "pure":
             return []
-        # mypyc type-checks what it compiles, so the runtime dependencies' types are needed.
-        return [MYPYC_REQUIREMENT, "setuptools>=70", *self.metadata.core.dependencies]
+        # mypyc type-checks what it compiles (and what that imports), so it needs the
+        # types the project is checked with: the runtime dependencies and orjson's.
+        return [
+            MYPYC_REQUIREMENT,
+            "setuptools>=70",
+            "orjson>=3.9",
+            *self.metadata.core.dependencies,
+        ]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         mode = build_mode()
@@ -57,7 +63,7 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
             return
         try:
             built = self._compile()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # mypyc exits on a type error
             if mode == "compiled":
                 raise
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
@@ -85,7 +91,8 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
         os.chdir(self.root)  # mypyc reads the paths and the mypy settings from here
         try:
             extensions = mypycify(
-                list(modules),
+                # A fresh type-check cache: one left in the project could hide an error.
+                ["--cache-dir", str(self._scratch / "mypy"), *modules],
                 opt_level="3",
                 group_name="agui_transcripts",
                 target_dir=str(self._scratch / "c"),
