@@ -44,6 +44,8 @@ def build_mode() -> str:
 
 class CompileHook(BuildHookInterface[BuilderConfig]):
     PLUGIN_NAME = "custom"
+    # The build's scratch folder (C sources, objects, the type-check cache), once made.
+    _scratch: Path | None = None
 
     def dependencies(self) -> list[str]:
         if build_mode() == "pure":
@@ -113,6 +115,5 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
         }
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
-        scratch = getattr(self, "_scratch", None)
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
