@@ -16,6 +16,8 @@ import pytest
 import agui_transcripts
 
 ROOT = Path(__file__).resolve().parent.parent
+# The package under test, with its sources (an installed build ships them beside its
+# extension modules): what the tests that read the code read.
 PACKAGE = Path(agui_transcripts.__file__).resolve().parent
 # Set by CI's compiled leg: there a pure-Python install is a failure, not a skip.
 EXPECT_COMPILED = os.environ.get("AGUI_TRANSCRIPTS_EXPECT_COMPILED") == "1"

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-import agui_transcripts
 from agui_transcripts import RULES, Diagnostic, DiagnosticSink, ProtocolError
 
-# The sources of the package under test (an installed build ships them too).
-SOURCE = Path(agui_transcripts.__file__).resolve().parent
+from .builds import PACKAGE as SOURCE  # the sources of the package under test
+
 REPORTED = re.compile(r"""(?:report|_report)\(\s*["']([a-z0-9-]+)["']""")
 
 

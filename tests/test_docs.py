@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import agui_transcripts
 from agui_transcripts.adapters.registry import REGISTRY
 
 from .adapter_modules import adapter_modules
+from .builds import PACKAGE
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = Path(agui_transcripts.__file__).resolve().parent  # the package under test
 ADAPTER_PAGES = sorted((ROOT / "docs" / "adapters").glob("*.md"))
 SEPARATOR = re.compile(r"=+\s+=+")
 # The framework each page's code imports, when it imports one.

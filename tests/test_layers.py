@@ -13,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import agui_transcripts
+from .builds import PACKAGE
 
 ROOT = Path(__file__).resolve().parent.parent
-# The sources of the package under test (an installed build ships them too).
-PACKAGE = Path(agui_transcripts.__file__).resolve().parent
 PAGE = ROOT / "docs" / "architecture.md"
 
 

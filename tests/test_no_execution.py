@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import agui_transcripts
+from .builds import PACKAGE
 
-# The sources of the package under test (an installed build ships them too).
-PACKAGE = Path(agui_transcripts.__file__).resolve().parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
 FORBIDDEN_BUILTINS = {"eval", "exec", "compile", "__import__", "breakpoint"}
 FORBIDDEN_ATTRIBUTES = {("os", "system"), ("os", "popen"), ("importlib", "import_module")}
