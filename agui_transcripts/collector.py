@@ -83,8 +83,6 @@ class Collector:
         self._strict = strict
         self.limits = limits if limits is not None else DEFAULT_LIMITS
         self._observe = observe
-        # A delta's timestamp may be the first its message shows: a watcher must see it.
-        self._timestamped_deltas_are_plain = observe is None
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
@@ -147,8 +145,9 @@ class Collector:
                     and (
                         size == _PLAIN_DELTA_KEYS
                         or (
-                            self._timestamped_deltas_are_plain
-                            and type(event.get("timestamp")) in (int, float)
+                            # A delta's timestamp may be the first its message shows: a
+                            # watcher must see it, so a timed delta is plain only without.
+                            self._observe is None and type(event.get("timestamp")) in (int, float)
                         )
                     )
                 ):
