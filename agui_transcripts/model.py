@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
 
 from ._codec import has_surrogate, loads
 
@@ -92,6 +92,34 @@ def _merge_metadata(current: JSONObject | None, incoming: object) -> JSONObject 
     return current
 
 
+def _attribute_names(cls: type) -> tuple[str, ...]:
+    """Every instance attribute of ``cls``, for pickling and copying.
+
+    Interpreted, those are the slots along the class's MRO; the compiled build keeps no
+    ``__slots__`` and lists the attributes in ``__mypyc_attrs__`` instead (with class
+    attributes such as ``__hash__``, which are left out).
+    """
+    names = _ATTRIBUTE_NAMES.get(cls)
+    if names is None:
+        listed = cls.__dict__.get("__mypyc_attrs__")
+        if listed is None:
+            listed = [
+                name
+                for klass in reversed(cls.__mro__)
+                for name in klass.__dict__.get("__slots__", ())
+            ]
+        names = tuple(name for name in listed if not name.startswith("__"))
+        _ATTRIBUTE_NAMES[cls] = names
+    return names
+
+
+_ATTRIBUTE_NAMES: Final[dict[type, tuple[str, ...]]] = {}
+
+
+def _state(obj: object) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in _attribute_names(type(obj))}
+
+
 class ToolCall:
     """One call in an assistant message: ``{id, type: "function", function: {name, arguments}}``.
 
@@ -164,6 +192,15 @@ class ToolCall:
 
     def __repr__(self) -> str:
         return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={self.arguments!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Explicit, so that the compiled class (whose constructor always runs) pickles
+        # and deep-copies as the interpreted one does.
+        return (type(self), (self.id, self.name), _state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
 
 class Message:
@@ -243,14 +280,41 @@ class Message:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _constructor_args(self) -> tuple[Any, ...]:
+        """The positional arguments the class's constructor requires."""
+        return (self.id,)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # See ToolCall.__reduce__.
+        return (type(self), self._constructor_args(), _state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
 
 class TextMessage(Message):
     """A message whose content is text built from deltas, or a list of content parts."""
 
     __slots__ = ("_content", "_parts")
 
-    def __init__(self, id: str, content: str | list[ContentPart] = "", **fields: Any) -> None:
-        super().__init__(id, **fields)
+    def __init__(
+        self,
+        id: str,
+        content: str | list[ContentPart] = "",
+        *,
+        name: str | None = None,
+        subagent_run_id: str | None = None,
+        metadata: JSONObject | None = None,
+        encrypted_value: str | None = None,
+    ) -> None:
+        super().__init__(
+            id,
+            name=name,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
+            encrypted_value=encrypted_value,
+        )
         self._parts: list[ContentPart] | None = None
         self._content = _Text()
         self.content = content
@@ -363,9 +427,19 @@ class AssistantMessage(Message):
         id: str,
         content: str | None = None,
         tool_calls: list[ToolCall] | None = None,
-        **fields: Any,
+        *,
+        name: str | None = None,
+        subagent_run_id: str | None = None,
+        metadata: JSONObject | None = None,
+        encrypted_value: str | None = None,
     ) -> None:
-        super().__init__(id, **fields)
+        super().__init__(
+            id,
+            name=name,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
+            encrypted_value=encrypted_value,
+        )
         self.tool_calls = tool_calls
         self.segments: list[TextSegment | ToolCall] = list(tool_calls or ())
         self._has_content = content is not None
@@ -440,11 +514,24 @@ class ToolMessage(TextMessage):
         content: str | list[ContentPart] = "",
         *,
         error: str | None = None,
-        **fields: Any,
+        name: str | None = None,
+        subagent_run_id: str | None = None,
+        metadata: JSONObject | None = None,
+        encrypted_value: str | None = None,
     ) -> None:
-        super().__init__(id, content, **fields)
+        super().__init__(
+            id,
+            content,
+            name=name,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
+            encrypted_value=encrypted_value,
+        )
         self.tool_call_id = tool_call_id
         self.error = error
+
+    def _constructor_args(self) -> tuple[Any, ...]:
+        return (self.id, self.tool_call_id)
 
     def to_dict(self) -> JSONObject:
         out = self._head()
@@ -461,10 +548,29 @@ class ActivityMessage(Message):
     __slots__ = ("activity_type", "content")
     role = "activity"
 
-    def __init__(self, id: str, activity_type: str, content: JSONObject, **fields: Any) -> None:
-        super().__init__(id, **fields)
+    def __init__(
+        self,
+        id: str,
+        activity_type: str,
+        content: JSONObject,
+        *,
+        name: str | None = None,
+        subagent_run_id: str | None = None,
+        metadata: JSONObject | None = None,
+        encrypted_value: str | None = None,
+    ) -> None:
+        super().__init__(
+            id,
+            name=name,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
+            encrypted_value=encrypted_value,
+        )
         self.activity_type = activity_type
         self.content = content
+
+    def _constructor_args(self) -> tuple[Any, ...]:
+        return (self.id, self.activity_type, self.content)
 
     def to_dict(self) -> JSONObject:
         out = self._head()
@@ -477,7 +583,7 @@ class ActivityMessage(Message):
         return out
 
 
-MESSAGE_CLASSES: dict[str, type[Message]] = {
+MESSAGE_CLASSES: Final[dict[str, type[Message]]] = {
     cls.role: cls
     for cls in (
         DeveloperMessage,
@@ -497,11 +603,23 @@ _Record = TypeVar("_Record")
 
 
 def _shallow_copy(record: _Record) -> _Record:
+    # Field by field through __new__: several times cheaper than dataclasses.replace, and
+    # a compiled dataclass's __new__ does not run its __init__ either.
     cls = type(record)
     copied = cls.__new__(cls)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
+    for name in _field_names(cls):
         setattr(copied, name, getattr(record, name))
     return copied
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+_FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
 @dataclass(slots=True, eq=False)
@@ -632,6 +750,11 @@ class ToolResult:
     message_id: str
     run_index: int | None
     source: ResultSource
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields: the compiled class's state setter would try to assign
+        # to a frozen instance.
+        return (type(self), (self.message_id, self.run_index, self.source))
 
 
 def pending_interrupts(runs: list[RunRecord], before: int | None = None) -> list[JSONObject]:

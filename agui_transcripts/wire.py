@@ -9,7 +9,7 @@ that cannot be read at all is reported and skipped, never guessed at.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ._codec import dumps
 from .model import (
@@ -30,8 +30,8 @@ __all__ = ["Report", "content_parts", "message_from_dict", "messages_from_dicts"
 Report = Callable[[str, str], None]
 """Receives (diagnostic code, message) for each repair or rejection."""
 
-_PART_TYPES = frozenset({"text", "image", "audio", "video", "document"})
-_KNOWN_FIELDS = {
+_PART_TYPES: Final = frozenset({"text", "image", "audio", "video", "document"})
+_KNOWN_FIELDS: Final = {
     "id",
     "role",
     "content",
@@ -150,13 +150,15 @@ def message_from_dict(
     if not isinstance(message_id, str):
         report("snapshot-message-invalid", f"{where} has no string id; skipped")
         return None
-    common: dict[str, Any] = {
-        "name": data.get("name") if isinstance(data.get("name"), str) else None,
-        "subagent_run_id": data.get("subagentRunId")
-        if isinstance(data.get("subagentRunId"), str)
-        else None,
-        "metadata": data.get("metadata") if isinstance(data.get("metadata"), dict) else None,
-    }
+    name = data.get("name")
+    if not isinstance(name, str):
+        name = None
+    subagent_run_id = data.get("subagentRunId")
+    if not isinstance(subagent_run_id, str):
+        subagent_run_id = None
+    metadata = data.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = None
     encrypted = data.get("encryptedValue") if isinstance(data.get("encryptedValue"), str) else None
     content = data.get("content")
     message: Message
@@ -174,14 +176,23 @@ def message_from_dict(
             "user": UserMessage,
             "reasoning": ReasoningMessage,
         }[role]
-        message = cls(message_id, value, encrypted_value=encrypted, **common)
+        message = cls(
+            message_id,
+            value,
+            name=name,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
+            encrypted_value=encrypted,
+        )
     elif role == "assistant":
         message = AssistantMessage(
             message_id,
             None if content is None else _text(content),
             _tool_calls(data.get("toolCalls"), where, report),
+            name=name,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
             encrypted_value=encrypted,
-            **common,
         )
     elif role == "tool":
         tool_call_id = data.get("toolCallId")
@@ -190,7 +201,6 @@ def message_from_dict(
                 "snapshot-message-invalid", f"{where} is a tool message without toolCallId; skipped"
             )
             return None
-        common.pop("name")
         result: str | list[ContentPart] = (
             content_parts(content, where, report) if isinstance(content, list) else _text(content)
         )
@@ -200,16 +210,17 @@ def message_from_dict(
             tool_call_id,
             result,
             error=error if isinstance(error, str) else None,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
             encrypted_value=encrypted,
-            **common,
         )
     elif role == "activity":
-        common.pop("name")
         message = ActivityMessage(
             message_id,
             _text(data.get("activityType")),
             content if isinstance(content, dict) else {},
-            **common,
+            subagent_run_id=subagent_run_id,
+            metadata=metadata,
         )
     else:
         report(
