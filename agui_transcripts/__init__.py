@@ -6,6 +6,7 @@ HTTP framework: adapters load theirs when called.
 
 from __future__ import annotations
 
+from .async_readers import AsyncEventStream, aread_events
 from .chunks import ChunkNormalizer, normalize_all
 from .collector import Collector, afold, fold
 from .diagnostics import (
@@ -49,7 +50,7 @@ from .projection import (
     is_synthetic,
     messages_from_parts,
 )
-from .readers import AsyncEventStream, EventReader, EventStream, aread_events, read_events
+from .readers import EventReader, EventStream, read_events
 from .recording import RunInputError, read_run_input, run_input_path
 from .sse import SSEDecoder, SSEEvent
 from .transcript import Transcript

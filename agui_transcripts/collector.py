@@ -12,21 +12,14 @@ from collections.abc import AsyncIterable, Callable, Iterable
 from typing import Any, Final
 
 from ._gc import gc_held
+from .async_readers import AsyncEventStream, aread_events
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input
 from .limits import DEFAULT_LIMITS, Limits
 from .model import ToolMessage
 from .ownership import settle
 from .pipeline import ProtocolPipeline
-from .readers import (
-    AsyncEventStream,
-    EventReader,
-    EventStream,
-    Source,
-    aread_events,
-    read_events,
-    reads_as_path,
-)
+from .readers import EventReader, EventStream, Source, read_events, reads_as_path
 from .recording import read_run_input
 from .reduce import Reducer
 from .text_budget import DeltaRoute

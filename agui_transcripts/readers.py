@@ -5,9 +5,9 @@ and it returns canonical events (see :mod:`agui_transcripts.events`). It detects
 format from the first non-blank line: ``{`` starts JSONL, ``[`` a JSON array, and a
 ``data:``/``event:``/``id:``/``retry:`` field or a ``:`` comment starts SSE.
 
-:func:`read_events` and :func:`aread_events` are thin loops around it for paths, file
-objects, bytes, text, sync and async iterables and HTTP responses. They stream: a
-JSONL or SSE file is read line by line and never held whole in memory.
+:func:`read_events` is a thin loop around it for paths, file objects, bytes, text,
+iterables and HTTP responses (:mod:`agui_transcripts.async_readers` has the async one).
+It streams: a JSONL or SSE file is read line by line and never held whole in memory.
 
 Bad input never stops a lenient read: a line that is not JSON, a JSON value that is not
 an object, or an object without a ``type`` becomes an error-level diagnostic naming the
@@ -19,23 +19,22 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from itertools import chain
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol, TypeGuard, Union
 
 from ._codec import JSONDecodeError, loads
+from ._lines import bounded_lines, path_lines
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, json_kind
 from .limits import DEFAULT_LIMITS, Limits, bound
 from .sse import LineSplitter, SSEDecoder
 
 __all__ = [
-    "AsyncEventStream",
     "EventReader",
     "EventStream",
     "Format",
-    "aread_events",
+    "Indexed",
     "read_events",
 ]
 
@@ -432,69 +431,6 @@ class EventReader:
 
 # -- front ends --------------------------------------------------------------------------
 
-_BLOCK_SIZE = 1 << 20
-
-
-def _bounded_lines(
-    log: IO[Any], limit: int | None, document_limit: int | None = None
-) -> Iterator[Any]:
-    """The lines of a file (line ends dropped), none held longer than ``limit + 1``.
-
-    Read in blocks and split at LF, binary or text alike: a longer line comes out cut to
-    ``limit + 1`` bytes (characters, for text), so the reader reports it as too large,
-    and the rest of it is read past without being held. The first line of a one-line
-    JSON array (what ``json.dump`` writes) is a document: ``document_limit`` bounds it.
-    """
-    if limit is None:
-        return iter(log)
-    first = limit if document_limit is None else max(limit, document_limit)
-    return chain.from_iterable(_bounded_blocks(log, limit, first))
-
-
-def _bounded_blocks(log: IO[Any], limit: int, array_limit: int) -> Iterator[list[Any]]:
-    # Lists of lines, one per block read: iterating them costs no generator step per line.
-    read = log.read
-    block = read(_BLOCK_SIZE)
-    if not block:
-        return
-    newline: Any = "\n" if isinstance(block, str) else b"\n"
-    bracket: Any = "[" if isinstance(block, str) else b"["
-    carry: Any = block[:0]
-    skipping = False  # inside a line already cut
-    started = False  # a non-blank line has ended (only the first may be an array)
-    while block:
-        lines = block.split(newline)
-        block = read(_BLOCK_SIZE)
-        if skipping:
-            if len(lines) == 1:
-                continue
-            del lines[0]  # the end of the cut line: dropped
-            skipping = False
-        else:
-            lines[0] = carry + lines[0]
-        carry = lines.pop()
-        if not started:
-            for index, line in enumerate(lines):
-                if line.strip():
-                    started = True
-                    cap = array_limit if line.lstrip().startswith(bracket) else limit
-                    lines[index] = line[: cap + 1]
-                    if index + 1 < len(lines):
-                        rest = lines[index + 1 :]
-                        lines[index + 1 :] = [line[: limit + 1] for line in rest]
-                    break
-        elif any(len(line) > limit for line in lines):
-            lines = [line if len(line) <= limit else line[: limit + 1] for line in lines]
-        yield lines
-        cap = array_limit if not started and carry.lstrip().startswith(bracket) else limit
-        if len(carry) > cap:
-            yield [carry[: cap + 1]]
-            carry = carry[:0]
-            skipping = True
-            started = True
-    if carry and not skipping:
-        yield [carry]
-
 
 def reads_as_path(source: object) -> TypeGuard[str | os.PathLike[str]]:
     """Whether :func:`read_events` reads ``source`` as a path (not as a log's text)."""
@@ -566,11 +502,10 @@ class EventStream:
         limit = reader.limits.max_event_bytes
         document = reader.limits.max_document_bytes
         if isinstance(source, os.PathLike):
-            with open(source, "rb") as log:
-                yield from reader.feed_lines(_bounded_lines(log, limit, document))
+            yield from reader.feed_lines(path_lines(source, limit, document))
         elif isinstance(source, (bytes, bytearray, memoryview)):
             data = io.BytesIO(bytes(source))
-            yield from reader.feed_lines(_bounded_lines(data, limit, document))
+            yield from reader.feed_lines(bounded_lines(data, limit, document))
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)
@@ -579,7 +514,7 @@ class EventStream:
         elif hasattr(source, "read"):
             # Read in bounded blocks, binary or text: iterating a file by lines would
             # hold a line of any length whole.
-            lines = _bounded_lines(source, limit, document)
+            lines = bounded_lines(source, limit, document)
             for line in lines:  # binary or text lines: both are accepted
                 yield from reader.feed_line(line)
                 if reader.stopped:
@@ -612,75 +547,3 @@ def read_events(
     :data:`~agui_transcripts.DEFAULT_LIMITS`). Returns a lazy :class:`EventStream`.
     """
     return EventStream(source, format=format, strict=strict, limits=limits)
-
-
-class AsyncEventStream:
-    """The async counterpart of :class:`EventStream`."""
-
-    def __init__(
-        self,
-        source: Any,
-        *,
-        format: Format = "auto",
-        strict: bool = False,
-        limits: Limits | None = None,
-    ) -> None:
-        self._source = source
-        self.reader = EventReader(format=format, strict=strict, limits=limits)
-        self._iterator: AsyncIterator[Indexed] | None = None
-
-    @property
-    def diagnostics(self) -> list[Diagnostic]:
-        """What was reported while reading so far."""
-        return self.reader.diagnostics
-
-    @property
-    def format(self) -> Format:
-        """The detected format (``"auto"`` before the first non-blank line is read)."""
-        return self.reader.format
-
-    async def __aiter__(self) -> AsyncIterator[Event]:
-        async for _, event in self.indexed():
-            yield event
-
-    def indexed(self) -> AsyncIterator[Indexed]:
-        """The events with their indices (see :class:`EventReader`)."""
-        if self._iterator is None:
-            self._iterator = self._events()
-        return self._iterator
-
-    async def _events(self) -> AsyncIterator[Indexed]:
-        source = self._source
-        reader = self.reader
-        if hasattr(source, "aiter_bytes"):
-            source = source.aiter_bytes()
-        if not isinstance(source, AsyncIterable):
-            raise TypeError(
-                f"aread_events() needs an async iterable or a response with aiter_bytes(), "
-                f"not a {type(source).__name__}; use read_events() for sync sources"
-            )
-        async for item in source:
-            if reader.stopped:
-                break
-            if isinstance(item, (bytes, bytearray, memoryview)):
-                events = reader.feed_bytes(bytes(item))
-            elif isinstance(item, str):
-                events = reader.feed_line(item)
-            else:
-                events = reader.feed_item(item)
-            for pair in events:
-                yield pair
-        for pair in reader.close():
-            yield pair
-
-
-def aread_events(
-    source: Any, *, format: Format = "auto", strict: bool = False, limits: Limits | None = None
-) -> AsyncEventStream:
-    """Read canonical events from an async source, as they arrive.
-
-    ``source`` is an async iterable of ``bytes`` chunks (``response.aiter_bytes()``),
-    of ``str`` lines (``response.aiter_lines()``), or of event objects; or an HTTP
-    response with ``aiter_bytes()``.
-    """
-    return AsyncEventStream(source, format=format, strict=strict, limits=limits)

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import json
-from collections.abc import AsyncIterator, Iterable
+import warnings
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agui_transcripts import EventDecodeError, EventReader, aread_events, read_events
+from agui_transcripts import (
+    DEFAULT_LIMITS,
+    UNLIMITED,
+    EventDecodeError,
+    EventReader,
+    Limits,
+    ProtocolError,
+    aread_events,
+    fold,
+    read_events,
+)
 
 EVENTS: list[dict[str, Any]] = [
     {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
@@ -187,6 +199,32 @@ def test_reading_is_lazy() -> None:
 
     stream = iter(read_events(endless()))
     assert [next(stream)["delta"] for _ in range(3)] == ["x", "x", "x"]
+
+
+def _abandon_after_one_event(path: Path, limits: Limits) -> None:
+    stream = iter(read_events(path, limits=limits))
+    next(stream)
+
+
+def _abandon_at_a_strict_error(path: Path, limits: Limits) -> None:
+    with pytest.raises(ProtocolError):
+        fold(path, strict=True, limits=limits)
+
+
+@pytest.mark.parametrize("abandon", [_abandon_after_one_event, _abandon_at_a_strict_error])
+@pytest.mark.parametrize("limits", [DEFAULT_LIMITS, UNLIMITED], ids=["bounded", "unlimited"])
+def test_a_file_read_is_closed_when_reading_stops_early(
+    abandon: Callable[[Path, Limits], None], limits: Limits, tmp_path: Path
+) -> None:
+    # A reader dropped part way (a consumer that breaks, a strict fold that raises) must
+    # not leave the file open for the garbage collector, in either build.
+    path = tmp_path / "log.jsonl"
+    path.write_text(JSONL + '{"type": "TEXT_MESSAGE_CONTENT", "messageId": "x", "delta": "?"}\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        abandon(path, limits)
+        gc.collect()
+    assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 def test_unsupported_source_is_a_clear_error() -> None:
