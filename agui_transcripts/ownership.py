@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .model import Owner, RunRecord, ToolCallRecord, pending_interrupts
 
@@ -203,6 +203,20 @@ class Continuation:
     server_pending: list[str] = field(default_factory=list)
     #: Client results not yet carried to the agent by any run input.
     undelivered: list[str] = field(default_factory=list)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields: the compiled class's state setter would try to assign
+        # to a frozen instance.
+        return (
+            type(self),
+            (
+                self.status,
+                self.client_calls,
+                self.interrupts,
+                self.server_pending,
+                self.undelivered,
+            ),
+        )
 
     def awaiting_client(self) -> bool:
         """Whether the application must act (answer calls or resume interrupts)."""

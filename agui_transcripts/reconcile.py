@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ._codec import dumps
 from .model import ActivityMessage, AssistantMessage, Message, ToolMessage
@@ -37,6 +37,10 @@ class Match:
 
     held: int
     kind: MatchKind
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # See ownership.Continuation.__reduce__.
+        return (type(self), (self.held, self.kind))
 
 
 def _content_key(message: Message) -> tuple[str, str] | None:

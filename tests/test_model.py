@@ -11,10 +11,12 @@ import copy
 import dataclasses
 import pickle
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agui_transcripts import fold
 from agui_transcripts.model import (
     ActivityMessage,
     AssistantMessage,
@@ -29,6 +31,8 @@ from agui_transcripts.model import (
     ToolResult,
     UserMessage,
 )
+
+from .build_digest import ROOT, describe
 
 
 def _call(call_id: str) -> ToolCall:
@@ -243,3 +247,22 @@ def test_every_message_class_takes_the_common_keywords(build: Callable[..., Mess
         {"k": 1},
         "e",
     )
+
+
+STREAMS = sorted(
+    path
+    for folder in (ROOT / "tests", ROOT / "examples")
+    for pattern in ("*.jsonl", "*.sse")
+    for path in folder.rglob(pattern)
+)
+
+
+@pytest.mark.parametrize("trip", ["pickle protocol 5", "deepcopy"])
+@pytest.mark.parametrize("path", STREAMS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_a_folded_transcript_comes_back_whole(path: Path, trip: str) -> None:
+    # Everything read from it: messages, runs, records, state, diagnostics, continuation,
+    # every projection and rendering (what a process pool or Ray hands back).
+    transcript = fold(path)
+    restored = ROUND_TRIPS[trip](transcript)
+    assert describe(restored) == describe(transcript)
+    assert pickle.loads(pickle.dumps(transcript.continuation())) == transcript.continuation()
