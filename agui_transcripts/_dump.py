@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 __all__ = ["NOT_PLAIN", "is_plain_model", "json_value"]
 
-NOT_PLAIN: Any = object()
+NOT_PLAIN: Final[Any] = object()
 """Returned when a value is not certainly dumped as read: use ``model_dump``."""
 
 # The SDK's model serializer: it drops the optional fields that hold None. Any other
 # model serializer may change anything.
-_OMITTING_SERIALIZER = "_omit_fields_without_value"
-_MAX_DEPTH = 64  # deeper values are left to model_dump
+_OMITTING_SERIALIZER: Final = "_omit_fields_without_value"
+_MAX_DEPTH: Final = 64  # deeper values are left to model_dump
 
 
 class _Plan(NamedTuple):
@@ -31,7 +31,7 @@ class _Plan(NamedTuple):
     omittable: frozenset[str]  # fields whose None is dropped
 
 
-_PLANS: dict[type, _Plan | None] = {}
+_PLANS: Final[dict[type, _Plan | None]] = {}
 
 
 def _plan(cls: type) -> _Plan | None:
@@ -123,6 +123,5 @@ def json_value(value: Any, depth: int = 0) -> Any:
     if isinstance(value, enum.Enum):
         inner = value.value
         return inner if type(inner) in (str, int) else NOT_PLAIN
-    if hasattr(kind, "model_fields"):
-        return _model(value, depth)
-    return NOT_PLAIN
+    # Any other class: a plain pydantic model, or not (its plan, cached per class, says).
+    return _model(value, depth)
