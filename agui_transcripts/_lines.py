@@ -68,7 +68,7 @@ def _bounded_blocks(log: IO[Any], limit: int, array_limit: int) -> Iterator[list
                         rest = lines[index + 1 :]
                         lines[index + 1 :] = [line[: limit + 1] for line in rest]
                     break
-        elif any(len(line) > limit for line in lines):
+        elif lines and max(map(len, lines)) > limit:  # in C: no Python step per line
             lines = [line if len(line) <= limit else line[: limit + 1] for line in lines]
         yield lines
         cap = array_limit if not started and carry.lstrip().startswith(bracket) else limit

@@ -142,7 +142,7 @@ def message_from_dict(
 ) -> Message | None:
     """Build a model message from an AG-UI wire dict (camelCase), or None if unreadable."""
     report = report or _ignore
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # dicts skip the ABC check
         report("snapshot-message-invalid", f"{where} is not an object; skipped")
         return None
     message_id = data.get("id")
