@@ -117,7 +117,11 @@ _ATTRIBUTE_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
 def _state(obj: object) -> dict[str, Any]:
-    return {name: getattr(obj, name) for name in _attribute_names(type(obj))}
+    state = {name: getattr(obj, name) for name in _attribute_names(type(obj))}
+    extra = getattr(obj, "__dict__", None)  # an interpreted subclass's own attributes
+    if extra:
+        state.update(extra)
+    return state
 
 
 class ToolCall:

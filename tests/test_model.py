@@ -33,6 +33,7 @@ from agui_transcripts.model import (
 )
 
 from .build_digest import ROOT, describe
+from .builds import is_compiled
 
 
 def _call(call_id: str) -> ToolCall:
@@ -144,6 +145,29 @@ def test_a_restored_message_keeps_streaming_into_its_own_text(trip: str) -> None
     assert original.content == "before the callafter the call"
     assert original.tool_calls is not None
     assert original.tool_calls[0].arguments == '{"q": "x"}'
+
+
+if not is_compiled("model"):
+
+    class TaggedUser(UserMessage):
+        """An interpreted subclass with an attribute of its own (in its ``__dict__``)."""
+
+        tag: str
+
+
+def test_a_subclass_keeps_its_own_attributes_or_is_refused() -> None:
+    if is_compiled("model"):
+        # The compiled classes are native: the documented limit, not a silent loss.
+        with pytest.raises(TypeError):
+            type("TaggedUser", (UserMessage,), {})
+        return
+    message = TaggedUser("u1", "hello")
+    message.tag = "kept"
+    for trip in ROUND_TRIPS.values():
+        restored = trip(message)
+        assert type(restored) is TaggedUser
+        assert restored.tag == "kept"
+        assert restored.to_dict() == message.to_dict()
 
 
 @pytest.mark.parametrize("trip", list(ROUND_TRIPS))
