@@ -85,11 +85,18 @@ def is_synthetic(message: Message) -> bool:
 # -- the reverse direction's input ---------------------------------------------------------
 
 
+# The parts are frozen: each says how pickle and copy rebuild it, since the compiled
+# build's default state setter would assign to a frozen instance.
+
+
 @dataclass(frozen=True, slots=True)
 class TextPart:
     """Text in a source message."""
 
     text: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.text,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +110,18 @@ class ReasoningPart:
     encrypted_value: str | None = None
     id: str | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.text, self.encrypted_value, self.id))
+
 
 @dataclass(frozen=True, slots=True)
 class MediaPart:
     """A non-text content part of a user message, as an AG-UI part dict (image, ...)."""
 
     part: dict[str, Any]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.part,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +132,9 @@ class ToolCallPart:
     name: str
     arguments: str = ""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.id, self.name, self.arguments))
+
 
 @dataclass(frozen=True, slots=True)
 class ToolResultPart:
@@ -127,6 +143,9 @@ class ToolResultPart:
     call_id: str
     content: str | list[dict[str, Any]] = ""
     error: str | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.call_id, self.content, self.error))
 
 
 Part = TextPart | ReasoningPart | ToolCallPart | ToolResultPart | MediaPart
@@ -513,9 +532,13 @@ class _Projector:
             self.out.remove(message)
 
     def _settle_everything(self, *, final: bool) -> None:
-        while self.batch is not None or self.queue:
-            if self.batch is not None:
-                batch = self.batch
+        while True:
+            # The open batch is read into a local each time: giving up on one can close
+            # it, which a check narrowed on the attribute would not see.
+            batch = self.batch
+            if batch is None and not self.queue:
+                break
+            if batch is not None:
                 # Only the very last batch may stay open ("keep"): one with deferred items
                 # behind it is not at the end.
                 self._give_up(batch, final=final and not self.queue)

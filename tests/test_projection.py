@@ -23,6 +23,7 @@ from agui_transcripts import (
     is_synthetic,
     messages_from_parts,
 )
+from tests.builds import requires_interpreted
 from tests.checkers import all_problems, anthropic_grouping, openai_strict, ragas_shape
 from tests.streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMS, text_open_across_a_result
 
@@ -536,6 +537,7 @@ def test_checkers_catch_what_consumers_reject() -> None:
 
 
 def test_sweep_catches_a_broken_projection(monkeypatch: pytest.MonkeyPatch) -> None:
+    requires_interpreted("it patches a method of the projector, which compiled code calls natively")
     from agui_transcripts import projection as module
 
     original = module._Projector._text
