@@ -626,6 +626,16 @@ def _field_names(cls: type) -> tuple[str, ...]:
 _FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
+def rebuilt_from_fields(value: Any) -> tuple[Any, ...]:
+    """``__reduce__`` for a frozen dataclass: its class called with its fields, in order.
+
+    The compiled build's default state setter assigns to the instance, which a frozen
+    dataclass refuses, so each frozen class of a compiled module returns this instead.
+    """
+    cls = type(value)
+    return (cls, tuple(getattr(value, name) for name in _field_names(cls)))
+
+
 @dataclass(slots=True, eq=False)
 class RunRecord:
     """One run of the stream: what started it and how it ended.
@@ -756,9 +766,7 @@ class ToolResult:
     source: ResultSource
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its fields: the compiled class's state setter would try to assign
-        # to a frozen instance.
-        return (type(self), (self.message_id, self.run_index, self.source))
+        return rebuilt_from_fields(self)
 
 
 def pending_interrupts(runs: list[RunRecord], before: int | None = None) -> list[JSONObject]:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from .model import Owner, RunRecord, ToolCallRecord, pending_interrupts
+from .model import Owner, RunRecord, ToolCallRecord, pending_interrupts, rebuilt_from_fields
 
 __all__ = ["Continuation", "ContinuationStatus", "continuation", "settle"]
 
@@ -205,18 +205,7 @@ class Continuation:
     undelivered: list[str] = field(default_factory=list)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its fields: the compiled class's state setter would try to assign
-        # to a frozen instance.
-        return (
-            type(self),
-            (
-                self.status,
-                self.client_calls,
-                self.interrupts,
-                self.server_pending,
-                self.undelivered,
-            ),
-        )
+        return rebuilt_from_fields(self)
 
     def awaiting_client(self) -> bool:
         """Whether the application must act (answer calls or resume interrupts)."""

@@ -43,6 +43,7 @@ from .model import (
     ToolMessage,
     TranscriptData,
     UserMessage,
+    rebuilt_from_fields,
 )
 
 __all__ = [
@@ -85,8 +86,8 @@ def is_synthetic(message: Message) -> bool:
 # -- the reverse direction's input ---------------------------------------------------------
 
 
-# The parts are frozen: each says how pickle and copy rebuild it, since the compiled
-# build's default state setter would assign to a frozen instance.
+# The parts are frozen: each says how pickle and copy rebuild it (see
+# model.rebuilt_from_fields).
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ class TextPart:
     text: str
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.text,))
+        return rebuilt_from_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,7 @@ class ReasoningPart:
     id: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.text, self.encrypted_value, self.id))
+        return rebuilt_from_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,7 @@ class MediaPart:
     part: dict[str, Any]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.part,))
+        return rebuilt_from_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +134,7 @@ class ToolCallPart:
     arguments: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.id, self.name, self.arguments))
+        return rebuilt_from_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ class ToolResultPart:
     error: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.call_id, self.content, self.error))
+        return rebuilt_from_fields(self)
 
 
 Part = TextPart | ReasoningPart | ToolCallPart | ToolResultPart | MediaPart

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ._codec import dumps
-from .model import ActivityMessage, AssistantMessage, Message, ToolMessage
+from .model import ActivityMessage, AssistantMessage, Message, ToolMessage, rebuilt_from_fields
 
 __all__ = ["Match", "MatchKind", "reconcile", "restates_call"]
 
@@ -39,8 +39,7 @@ class Match:
     kind: MatchKind
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # See ownership.Continuation.__reduce__.
-        return (type(self), (self.held, self.kind))
+        return rebuilt_from_fields(self)
 
 
 def _content_key(message: Message) -> tuple[str, str] | None:
