@@ -32,12 +32,12 @@ def bounded_lines(
     """
     if limit is None:
         return iter(log)
-    first = limit if document_limit is None else max(limit, document_limit)
-    return chain.from_iterable(_bounded_blocks(log, limit, first))
+    return chain.from_iterable(_bounded_blocks(log, limit, document_limit))
 
 
-def _bounded_blocks(log: IO[Any], limit: int, array_limit: int) -> Iterator[list[Any]]:
+def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Iterator[list[Any]]:
     # Lists of lines, one per block read: iterating them costs no generator step per line.
+    array_limit = limit if document_limit is None else max(limit, document_limit)
     read = log.read
     block = read(_BLOCK_SIZE)
     if not block:
@@ -99,5 +99,4 @@ def _path_blocks(
             while lines := log.readlines(_BLOCK_SIZE):
                 yield lines
         else:
-            first = limit if document_limit is None else max(limit, document_limit)
-            yield from _bounded_blocks(log, limit, first)
+            yield from _bounded_blocks(log, limit, document_limit)
