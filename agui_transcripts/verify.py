@@ -235,7 +235,8 @@ class Verifier:
         if kind == "RUN_ERROR":
             self._run_error()
             return
-        self._check_run_active(kind)
+        if self._state != "running":
+            self._check_run_active(kind)
         if kind == "RUN_FINISHED":
             self._run_finished(event)
             return
@@ -590,7 +591,8 @@ class Verifier:
                 "already in progress. Close it before starting it again.",
             )
             return
-        self._check_owner(event, owners, item_id, noun)
+        if "subagentRunId" in event:
+            self._check_owner(event, owners, item_id, noun)
         owner = _owner_of(event)
         open_set[item_id] = owner
         owners.setdefault(item_id, owner)
@@ -614,7 +616,8 @@ class Verifier:
                 f"Start it first.",
             )
             return
-        self._check_owner(event, owners, item_id, noun)
+        if "subagentRunId" in event:
+            self._check_owner(event, owners, item_id, noun)
         if closing:
             del open_set[item_id]
 
