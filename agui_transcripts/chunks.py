@@ -126,11 +126,11 @@ class ChunkMarks:
 
     def continues(self, call_id: str) -> bool:
         """Whether the call's emitted START continues it (the mark is taken)."""
-        return _take(self._continued, call_id)
+        return bool(self._continued) and _take(self._continued, call_id)
 
     def ends_softly(self, call_id: str) -> bool:
         """Whether the call's emitted END is soft (the mark is taken)."""
-        return _take(self._soft_ended, call_id)
+        return bool(self._soft_ended) and _take(self._soft_ended, call_id)
 
     def mark_continued(self, call_id: str) -> None:
         self._continued.add(call_id)

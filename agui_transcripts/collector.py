@@ -101,10 +101,13 @@ class Collector:
             kind: (id_key, {}) for kind, id_key in _DELTA_ID_KEYS.items()
         }
         self._route_tables = tuple(routes for _, routes in self._routes.values())
+        # Whether a route is held: most events come with none to forget.
+        self._routed = False
 
     def _forget_routes(self) -> None:
-        for routes in self._route_tables:
-            if routes:
+        if self._routed:
+            self._routed = False
+            for routes in self._route_tables:
                 routes.clear()
 
     @property
@@ -153,7 +156,8 @@ class Collector:
                         return
             elif kind in _CHUNK_TYPES and self._plain_chunk(event, index):
                 return
-        self._forget_routes()
+        if self._routed:
+            self._forget_routes()
         pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
         explicit = pipeline.chunks.feed(event, index=index)
         verify = pipeline.verifier.feed
@@ -185,6 +189,7 @@ class Collector:
         route = self._reducer.delta_route(kind, item_id)
         if route is not None:
             self._routes[kind][1][item_id] = route
+            self._routed = True
         return True
 
     def _plain_chunk(self, event: Event, index: int | None) -> bool:
