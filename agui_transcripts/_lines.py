@@ -14,10 +14,15 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import IO, Any
 
-__all__ = ["bounded_lines", "path_lines"]
+__all__ = ["Block", "bounded_blocks", "bounded_lines", "path_blocks", "path_lines"]
 
 
 _BLOCK_SIZE = 1 << 20
+
+Block = tuple[list[Any], bool]
+"""A block's lines, and whether it is *plain*: binary, and no line of it holds a CR or
+the bytes ``null``. A reader asks those two questions of a plain block's lines once
+per block instead of once per line (two calls per line, each mostly argument parsing)."""
 
 
 def bounded_lines(
@@ -32,22 +37,39 @@ def bounded_lines(
     """
     if limit is None:
         return iter(log)
-    return chain.from_iterable(_bounded_blocks(log, limit, document_limit))
+    return chain.from_iterable(lines for lines, _ in _bounded_blocks(log, limit, document_limit))
 
 
-def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Iterator[list[Any]]:
+def bounded_blocks(
+    log: IO[Any], limit: int | None, document_limit: int | None = None
+) -> Iterator[Block]:
+    """The lines of :func:`bounded_lines`, a block at a time, each block saying if it is plain."""
+    if limit is None:
+        return ((lines, False) for lines in iter(lambda: log.readlines(_BLOCK_SIZE), []))
+    return _bounded_blocks(log, limit, document_limit)
+
+
+def _is_plain(data: bytes) -> bool:
+    return data.find(b"\r") < 0 and data.find(b"null") < 0
+
+
+def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Iterator[Block]:
     # Lists of lines, one per block read: iterating them costs no generator step per line.
     array_limit = limit if document_limit is None else max(limit, document_limit)
     read = log.read
     block = read(_BLOCK_SIZE)
     if not block:
         return
-    newline: Any = "\n" if isinstance(block, str) else b"\n"
-    bracket: Any = "[" if isinstance(block, str) else b"["
+    binary = not isinstance(block, str)
+    newline: Any = b"\n" if binary else "\n"
+    bracket: Any = b"[" if binary else "["
     carry: Any = block[:0]
     skipping = False  # inside a line already cut
     started = False  # a non-blank line has ended (only the first may be an array)
     while block:
+        # Every line of this list is a piece of this block, but the first, which may
+        # begin in the blocks before it (a CR or a null may straddle the boundary).
+        plain = binary and _is_plain(block)
         lines = block.split(newline)
         block = read(_BLOCK_SIZE)
         if skipping:
@@ -57,6 +79,7 @@ def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Ite
             skipping = False
         else:
             lines[0] = carry + lines[0]
+            plain = plain and (not carry or _is_plain(lines[0]))
         carry = lines.pop()
         if not started:
             for index, line in enumerate(lines):
@@ -70,15 +93,15 @@ def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Ite
                     break
         elif lines and max(map(len, lines)) > limit:  # in C: no Python step per line
             lines = [line if len(line) <= limit else line[: limit + 1] for line in lines]
-        yield lines
+        yield lines, plain
         cap = array_limit if not started and carry.lstrip().startswith(bracket) else limit
         if len(carry) > cap:
-            yield [carry[: cap + 1]]
+            yield [carry[: cap + 1]], False
             carry = carry[:0]
             skipping = True
             started = True
     if carry and not skipping:
-        yield [carry]
+        yield [carry], False
 
 
 def path_lines(
@@ -88,15 +111,15 @@ def path_lines(
 
     The file is closed at the end of the lines or when the iterator is dropped.
     """
-    return chain.from_iterable(_path_blocks(path, limit, document_limit))
+    return chain.from_iterable(lines for lines, _ in path_blocks(path, limit, document_limit))
 
 
-def _path_blocks(
-    path: str | os.PathLike[str], limit: int | None, document_limit: int | None
-) -> Iterator[list[bytes]]:
+def path_blocks(
+    path: str | os.PathLike[str], limit: int | None, document_limit: int | None = None
+) -> Iterator[Block]:
+    """The lines of :func:`path_lines`, a block at a time (see :data:`Block`).
+
+    The file is closed at the end of the blocks or when the iterator is dropped.
+    """
     with open(path, "rb") as log:
-        if limit is None:
-            while lines := log.readlines(_BLOCK_SIZE):
-                yield lines
-        else:
-            yield from _bounded_blocks(log, limit, document_limit)
+        yield from bounded_blocks(log, limit, document_limit)

@@ -410,8 +410,12 @@ class EventIntake:
             return self._from_mapping(dict(item), index, line, from_object=False)
         return self._from_object(item, index, line)
 
-    def decode(self, data: bytes, line: int | None = None) -> Event | None:
-        """:meth:`normalize` for the JSON text of one event (the reader's hot path)."""
+    def decode(self, data: bytes, line: int | None = None, plain: bool = False) -> Event | None:
+        """:meth:`normalize` for the JSON text of one event (the reader's hot path).
+
+        ``plain``: the caller knows ``data`` holds no ``null`` (its whole block was
+        scanned), so it is not scanned again.
+        """
         index = self.count
         if index >= self._max_events:
             self._stop(index, line)
@@ -433,7 +437,7 @@ class EventIntake:
                 and _is_canonical_key_set(value)
                 # Cheaper than scanning the values for None. (find, not `in`: bytes'
                 # `in` first tries its operand as an int, an exception per call.)
-                and data.find(b"null") < 0
+                and (plain or data.find(b"null") < 0)
             ):
                 return value
             return self._from_mapping(value, index, line, from_object=False)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, Protocol, TypeGuard, Union
 
 from ._codec import JSONDecodeError, loads
-from ._lines import bounded_lines, path_lines
+from ._lines import bounded_blocks, bounded_lines, path_blocks
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, json_kind
 from .limits import DEFAULT_LIMITS, Limits, bound
@@ -151,36 +151,49 @@ class EventReader:
         Equivalent to :meth:`feed_line` on each line (without :meth:`close`), with a
         tight loop for JSONL once the format is known: the path a recorded log takes.
         """
-        lines = iter(lines)
+        return self._feed_blocks(((lines, False),))
+
+    def _feed_blocks(self, blocks: Iterable[tuple[Iterable[bytes], bool]]) -> Iterator[Indexed]:
+        """:meth:`feed_lines` for a log's lines in blocks, as :mod:`._lines` reads them.
+
+        A block that says it is plain has no line holding a CR or the bytes ``null``, so
+        the JSONL loop asks neither of its lines.
+        """
         intake = self.intake
-        for raw in lines:
-            if self._format == "jsonl":
-                yield from self._jsonl(raw)
-                break
-            yield from self.feed_line(raw)
-            if intake.stopped:
-                return
-        else:
-            return
         decode = intake.decode
-        line = self._line
         max_event = self._max_event
-        try:
-            for raw in lines:
-                line += 1
-                if raw.find(b"\r") >= 0 or raw.isspace() or len(raw) > max_event:
-                    self._line = line - 1
-                    yield from self._jsonl(raw)
-                    line = self._line
+        for block, plain in blocks:
+            lines = iter(block)
+            if self._format != "jsonl":
+                for raw in lines:
+                    yield from self.feed_line(raw)
+                    if intake.stopped:
+                        return
+                    if self.format == "jsonl":  # (the property: feed_line changed it)
+                        break  # the rest of the block takes the loop below
+                else:
                     continue
-                index = intake.count
-                event = decode(raw, line)
-                if event is not None:
-                    yield index, event
-                elif intake.stopped:
-                    return
-        finally:
-            self._line = line
+            line = self._line
+            try:
+                for raw in lines:
+                    line += 1
+                    if (
+                        (not plain and raw.find(b"\r") >= 0)
+                        or raw.isspace()
+                        or len(raw) > max_event
+                    ):
+                        self._line = line - 1
+                        yield from self._jsonl(raw)
+                        line = self._line
+                        continue
+                    index = intake.count
+                    event = decode(raw, line, plain)
+                    if event is not None:
+                        yield index, event
+                    elif intake.stopped:
+                        return
+            finally:
+                self._line = line
 
     def feed_items(self, items: Iterable[Any]) -> Iterator[Indexed]:
         """Feed an iterable of ``bytes`` chunks, ``str`` lines or event objects, in any mix.
@@ -502,10 +515,10 @@ class EventStream:
         limit = reader.limits.max_event_bytes
         document = reader.limits.max_document_bytes
         if isinstance(source, os.PathLike):
-            yield from reader.feed_lines(path_lines(source, limit, document))
+            yield from reader._feed_blocks(path_blocks(source, limit, document))
         elif isinstance(source, (bytes, bytearray, memoryview)):
             data = io.BytesIO(bytes(source))
-            yield from reader.feed_lines(bounded_lines(data, limit, document))
+            yield from reader._feed_blocks(bounded_blocks(data, limit, document))
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)

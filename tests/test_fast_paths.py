@@ -31,8 +31,10 @@ from agui_transcripts import (
     ProtocolError,
     ToolMessage,
     Transcript,
+    _lines,
     fold,
     message_list,
+    read_events,
 )
 from agui_transcripts.events import EventIntake, _sdk_event_fields
 from agui_transcripts.message_list import MessageList
@@ -262,6 +264,62 @@ def test_the_jsonl_loop_reads_what_line_feeding_reads(events: list[Any]) -> None
     assert [(d.code, d.line, d.event_index) for d in looped.diagnostics] == [
         (d.code, d.line, d.event_index) for d in by_line.diagnostics
     ]
+
+
+def _log_with_crs_and_nulls(events: list[Any], seed: int) -> bytes:
+    """A JSONL log whose CRs and nulls fall anywhere: CRLF ends, CR-only ends, null values."""
+    rng = random.Random(seed)
+    out = []
+    for event in events:
+        if rng.random() < 0.1:
+            event = {**event, "parentMessageId": None}  # a legacy null, read as absent
+        elif rng.random() < 0.1 and isinstance(event.get("delta"), str):
+            event = {**event, "delta": event["delta"] + " nullable"}  # the bytes, not a null
+        end = rng.choice(("\n",) * 8 + ("\r\n", "\r"))
+        out.append(json.dumps(event) + end)
+    return "".join(out).encode()
+
+
+@pytest.mark.parametrize("block_size", [5, 64, 1 << 10])
+@pytest.mark.parametrize("seed", range(40))
+def test_reading_in_blocks_reads_what_line_feeding_reads(
+    seed: int, block_size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks without a CR or a null skip both per-line checks; no other line may differ."""
+    events = CORPUS[seed * len(CORPUS) // 40].values[0]  # golden, spec and decorated
+    assert isinstance(events, list)
+    data = _log_with_crs_and_nulls(events, seed)
+    by_line = EventReader()
+    expected = [pair for raw in io.BytesIO(data) for pair in by_line.feed_line(raw)]
+    expected += by_line.close()
+    monkeypatch.setattr(_lines, "_BLOCK_SIZE", block_size)
+    stream = read_events(data)
+    got = list(stream.indexed()) + stream.reader.close()
+    assert got == expected
+    assert [(d.code, d.line, d.event_index) for d in stream.reader.diagnostics] == [
+        (d.code, d.line, d.event_index) for d in by_line.diagnostics
+    ]
+
+
+@pytest.mark.parametrize("block_size", [1, 3, 4, 7, 64])
+@pytest.mark.parametrize("seed", range(30))
+def test_a_plain_block_holds_no_cr_and_no_null(
+    seed: int, block_size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    pieces = (b"{}", b"null", b"nu", b"ll", b"\r", b"\n", b"\r\n", b"x" * 9, b" ")
+    data = b'{"k": 1}\n' * 20 + b"".join(rng.choice(pieces) for _ in range(200))
+    whole = list(_lines.bounded_blocks(io.BytesIO(b'{"a": 1}\n{"b": 2}\n'), 100))
+    assert whole == [([b'{"a": 1}', b'{"b": 2}'], True)]
+    monkeypatch.setattr(_lines, "_BLOCK_SIZE", block_size)
+    blocks = list(_lines.bounded_blocks(io.BytesIO(data), 12))
+    for lines, plain in blocks:
+        if plain:
+            assert not any(b"\r" in line or b"null" in line for line in lines)
+    assert [line for lines, _ in blocks for line in lines] == list(
+        _lines.bounded_lines(io.BytesIO(data), 12)
+    )
+    assert any(plain for _, plain in blocks)  # the flag is not simply always False
 
 
 def _sdk_models(events: list[Any]) -> Iterator[Any]:
