@@ -160,16 +160,16 @@ class Collector:
             self._forget_routes()
         pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
         explicit = pipeline.chunks.feed(event, index=index)
-        verify = pipeline.verifier.feed
+        verifier = pipeline.verifier
         for item in explicit:
-            verify(item, index=index)
+            verifier.feed(item, index=index)
         observe = self._observe
         if observe is not None:
             for item in explicit:
                 observe(item)
-        apply = self._reducer.apply
+        reducer = self._reducer
         for item in explicit:
-            apply(item, index)
+            reducer.apply(item, index)
 
     def _plain_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
         """The delta lane: a plain delta for an item every layer holds open.
@@ -342,10 +342,9 @@ def fold(
     collector = reading_collector(
         stream.reader, run_input=run_input, client_tools=client_tools, strict=strict
     )
-    feed = collector.feed_canonical
     with gc_held(stream.is_local):
         for index, event in stream.indexed():
-            feed(event, index)
+            collector.feed_canonical(event, index)
         return collector.finish()
 
 
@@ -366,7 +365,6 @@ async def afold(
     collector = reading_collector(
         stream.reader, run_input=run_input, client_tools=client_tools, strict=strict
     )
-    feed = collector.feed_canonical
     async for index, event in stream.indexed():
-        feed(event, index)
+        collector.feed_canonical(event, index)
     return collector.finish()

@@ -160,7 +160,6 @@ class EventReader:
         the JSONL loop asks neither of its lines.
         """
         intake = self.intake
-        decode = intake.decode
         max_event = self._max_event
         for block, plain in blocks:
             lines = iter(block)
@@ -187,7 +186,7 @@ class EventReader:
                         line = self._line
                         continue
                     index = intake.count
-                    event = decode(raw, line, plain)
+                    event = intake.decode(raw, line, plain)
                     if event is not None:
                         yield index, event
                     elif intake.stopped:
@@ -201,7 +200,6 @@ class EventReader:
         Yields events as they are read (without :meth:`close`).
         """
         intake = self.intake
-        normalize = intake.normalize
         for item in items:
             if isinstance(item, (bytes, bytearray, memoryview)):
                 yield from self.feed_bytes(bytes(item))
@@ -209,7 +207,7 @@ class EventReader:
                 yield from self.feed_line(item)
             else:
                 index = intake.count
-                event = normalize(item)
+                event = intake.normalize(item)
                 if event is not None:
                     yield index, event
             if intake.stopped:
