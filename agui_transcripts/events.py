@@ -156,7 +156,14 @@ _FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
 _CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | _CAMEL_FIELDS)
 
-_is_canonical_key_set = _CANONICAL_KEYS.issuperset
+_is_canonical_key_set: Final = _CANONICAL_KEYS.issuperset
+# The decoder, Final: compiled, a final name is read from a C static, not the module dict.
+_loads: Final = loads
+
+
+def _holds_no_structure(event: dict[str, Any]) -> bool:
+    """Whether no field of an event is an object or an array."""
+    return not any(type(value) is dict or type(value) is list for value in event.values())
 
 
 def _is_canonical(event: dict[str, Any]) -> bool:
@@ -422,7 +429,7 @@ class EventIntake:
             return None
         self.count = index + 1
         try:
-            value = loads(data)
+            value = _loads(data)
         except JSONDecodeError:
             return self._from_json(data, index, line)
         if type(value) is dict:
@@ -431,8 +438,8 @@ class EventIntake:
                 type(kind) is str
                 and (
                     kind in _FAST_TYPES
-                    # A results or run end holding no structure (one brace, no bracket).
-                    or (kind in _NESTED_TYPES and data.count(b"{") == 1 and data.find(b"[") < 0)
+                    # A result or run end holding no structure: nothing to rewrite inside.
+                    or (kind in _NESTED_TYPES and _holds_no_structure(value))
                 )
                 and _is_canonical_key_set(value)
                 # Cheaper than scanning the values for None. (find, not `in`: bytes'
