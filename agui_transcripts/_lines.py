@@ -2,7 +2,7 @@
 
 This module stays interpreted in the compiled build: a compiled generator that is
 dropped before its end does not run its ``finally`` blocks, so the file that
-:func:`path_lines` opens would stay open until the garbage collector found it. Here it
+:func:`path_blocks` opens would stay open until the garbage collector found it. Here it
 is closed as soon as reading stops, however it stops. It runs once per block of a
 megabyte, never per line.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import IO, Any
 
-__all__ = ["Block", "bounded_blocks", "bounded_lines", "path_blocks", "path_lines"]
+__all__ = ["Block", "bounded_blocks", "bounded_lines", "path_blocks"]
 
 
 _BLOCK_SIZE = 1 << 20
@@ -104,20 +104,10 @@ def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Ite
         yield [carry], False
 
 
-def path_lines(
-    path: str | os.PathLike[str], limit: int | None, document_limit: int | None = None
-) -> Iterator[bytes]:
-    """The lines of the file at ``path``, as :func:`bounded_lines` reads them.
-
-    The file is closed at the end of the lines or when the iterator is dropped.
-    """
-    return chain.from_iterable(lines for lines, _ in path_blocks(path, limit, document_limit))
-
-
 def path_blocks(
     path: str | os.PathLike[str], limit: int | None, document_limit: int | None = None
 ) -> Iterator[Block]:
-    """The lines of :func:`path_lines`, a block at a time (see :data:`Block`).
+    """The lines of the file at ``path`` as :func:`bounded_blocks` reads them.
 
     The file is closed at the end of the blocks or when the iterator is dropped.
     """
