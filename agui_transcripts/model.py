@@ -384,7 +384,7 @@ class ReasoningMessage(TextMessage):
     role = "reasoning"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TextSegment:
     """A stretch of an assistant message's text, in arrival order among its tool calls.
 
@@ -398,6 +398,15 @@ class TextSegment:
     #: while no result, run or restated history came between.
     stretch: int
     _text: _Text = field(default_factory=_Text)
+
+    def __init__(self, seq: int, stretch: int, _text: _Text | None = None) -> None:
+        # Written out for the compiled build (see before _shallow_copy).
+        self.seq = seq
+        self.stretch = stretch
+        self._text = _Text() if _text is None else _text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt_from_fields(self)
 
     @property
     def text(self) -> str:
@@ -606,14 +615,18 @@ RunOutcome = Literal["success", "interrupt", "cancelled", "error", "truncated"]
 _Record = TypeVar("_Record")
 
 
+# The dataclasses the fold makes per event (TextSegment, RunRecord, ToolResult,
+# ToolCallRecord) write their __init__ out (init=False): compiled, a generated __init__
+# stays interpreted and costs 5 to 10 times more. Each takes every field, in order, with
+# the field's default (tests/test_model.py checks it), and says how it is rebuilt: the
+# compiled class's __new__ runs that __init__.
+
+
 def _shallow_copy(record: _Record) -> _Record:
-    # Field by field through __new__: several times cheaper than dataclasses.replace, and
-    # a compiled dataclass's __new__ does not run its __init__ either.
+    # Its class called with its fields, in order: several times cheaper than
+    # dataclasses.replace. (Compiled, __new__ would run the written-out __init__.)
     cls = type(record)
-    copied = cls.__new__(cls)
-    for name in _field_names(cls):
-        setattr(copied, name, getattr(record, name))
-    return copied
+    return cls(*[getattr(record, name) for name in _field_names(cls)])
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -627,16 +640,17 @@ _FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
 def rebuilt_from_fields(value: Any) -> tuple[Any, ...]:
-    """``__reduce__`` for a frozen dataclass: its class called with its fields, in order.
+    """``__reduce__`` for a dataclass: its class called with its fields, in order.
 
-    The compiled build's default state setter assigns to the instance, which a frozen
-    dataclass refuses, so each frozen class of a compiled module returns this instead.
+    Compiled, the default way assigns to the instance, which a frozen dataclass refuses,
+    or calls ``__new__``, which runs a written-out ``__init__`` without its arguments: each
+    such class of a compiled module returns this instead.
     """
     cls = type(value)
     return (cls, tuple(getattr(value, name) for name in _field_names(cls)))
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class RunRecord:
     """One run of the stream: what started it and how it ended.
 
@@ -672,6 +686,56 @@ class RunRecord:
     input: JSONObject | None = None
     first_event_index: int | None = None
     last_event_index: int | None = None
+
+    def __init__(
+        self,
+        index: int,
+        thread_id: str | None = None,
+        run_id: str | None = None,
+        parent_run_id: str | None = None,
+        protocol_version: str | None = None,
+        announced: bool = True,
+        outcome: RunOutcome | None = None,
+        result: Any = None,
+        error_message: str | None = None,
+        error_code: str | None = None,
+        failed_late: bool = False,
+        interrupts: list[JSONObject] | None = None,
+        usage: Any = None,
+        pending_tool_call_ids: list[str] | None = None,
+        pending_listed: bool = False,
+        resume: list[JSONObject] | None = None,
+        new_turn: bool = False,
+        tools: list[JSONObject] | None = None,
+        input: JSONObject | None = None,
+        first_event_index: int | None = None,
+        last_event_index: int | None = None,
+    ) -> None:
+        # Written out for the compiled build (see before _shallow_copy).
+        self.index = index
+        self.thread_id = thread_id
+        self.run_id = run_id
+        self.parent_run_id = parent_run_id
+        self.protocol_version = protocol_version
+        self.announced = announced
+        self.outcome = outcome
+        self.result = result
+        self.error_message = error_message
+        self.error_code = error_code
+        self.failed_late = failed_late
+        self.interrupts = [] if interrupts is None else interrupts
+        self.usage = usage
+        self.pending_tool_call_ids = [] if pending_tool_call_ids is None else pending_tool_call_ids
+        self.pending_listed = pending_listed
+        self.resume = [] if resume is None else resume
+        self.new_turn = new_turn
+        self.tools = tools
+        self.input = input
+        self.first_event_index = first_event_index
+        self.last_event_index = last_event_index
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt_from_fields(self)
 
     def copy(self) -> RunRecord:
         """A shallow copy (several times cheaper than ``dataclasses.replace``)."""
@@ -752,7 +816,7 @@ Evidence = Literal[
 ]
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True, frozen=True, init=False)
 class ToolResult:
     """One answer to a call: which tool message, in which run, from where.
 
@@ -764,6 +828,12 @@ class ToolResult:
     message_id: str
     run_index: int | None
     source: ResultSource
+
+    def __init__(self, message_id: str, run_index: int | None, source: ResultSource) -> None:
+        # Written out (see before _shallow_copy); frozen: through object.__setattr__.
+        object.__setattr__(self, "message_id", message_id)
+        object.__setattr__(self, "run_index", run_index)
+        object.__setattr__(self, "source", source)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuilt_from_fields(self)
@@ -786,7 +856,7 @@ def pending_interrupts(runs: list[RunRecord], before: int | None = None) -> list
     return []
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class ToolCallRecord:
     """What the transcript knows about one tool call (its latest occurrence, by id).
 
@@ -818,6 +888,42 @@ class ToolCallRecord:
     delivered: bool = False
     #: Why an abandoned call will never be answered.
     abandoned_reason: str | None = None
+
+    def __init__(
+        self,
+        call: ToolCall,
+        message_id: str | None,
+        run_index: int | None,
+        subagent_run_id: str | None = None,
+        results: list[ToolResult] | None = None,
+        ended: bool = False,
+        event_index: int | None = None,
+        occurrence: int = 0,
+        state: CallState = "declared",
+        owner: Owner = "unknown",
+        evidence: Evidence = "none",
+        resolving_run_index: int | None = None,
+        delivered: bool = False,
+        abandoned_reason: str | None = None,
+    ) -> None:
+        # Written out for the compiled build (see before _shallow_copy).
+        self.call = call
+        self.message_id = message_id
+        self.run_index = run_index
+        self.subagent_run_id = subagent_run_id
+        self.results = [] if results is None else results
+        self.ended = ended
+        self.event_index = event_index
+        self.occurrence = occurrence
+        self.state = state
+        self.owner = owner
+        self.evidence = evidence
+        self.resolving_run_index = resolving_run_index
+        self.delivered = delivered
+        self.abandoned_reason = abandoned_reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt_from_fields(self)
 
     def copy(self) -> ToolCallRecord:
         """A shallow copy with its own list of results."""
