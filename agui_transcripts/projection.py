@@ -165,34 +165,53 @@ class SourceMessage:
 # -- items -------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+# Plain classes, not dataclasses: compiled, a dataclass's generated __init__ stays
+# interpreted, and one item is made per message or text stretch.
+
+
 class _Text:
-    key: str
-    text: str
-    seq: int = -1
-    source: Message | None = None
+    __slots__ = ("key", "seq", "source", "text")
+
+    def __init__(self, key: str, text: str, seq: int = -1, source: Message | None = None) -> None:
+        self.key = key
+        self.text = text
+        self.seq = seq
+        self.source = source
 
 
-@dataclass(slots=True)
 class _Call:
-    key: str
-    call: ToolCall
-    subagent_run_id: str | None = None
-    seq: int = -1
-    source: Message | None = None
+    __slots__ = ("call", "key", "seq", "source", "subagent_run_id")
+
+    def __init__(
+        self,
+        key: str,
+        call: ToolCall,
+        subagent_run_id: str | None = None,
+        seq: int = -1,
+        source: Message | None = None,
+    ) -> None:
+        self.key = key
+        self.call = call
+        self.subagent_run_id = subagent_run_id
+        self.seq = seq
+        self.source = source
 
 
-@dataclass(slots=True)
 class _Result:
-    message: ToolMessage
-    #: Source message whose piece this becomes (direction B; its id is given on emission).
-    key: str | None = None
+    __slots__ = ("key", "message")
+
+    def __init__(self, message: ToolMessage, key: str | None = None) -> None:
+        self.message = message
+        #: Source message whose piece this becomes (direction B; its id is given on emission).
+        self.key = key
 
 
-@dataclass(slots=True)
 class _Other:
-    message: Message
-    key: str | None = None
+    __slots__ = ("key", "message")
+
+    def __init__(self, message: Message, key: str | None = None) -> None:
+        self.message = message
+        self.key = key
 
 
 _Item = _Text | _Call | _Result | _Other
