@@ -142,9 +142,17 @@ def message_from_dict(
 ) -> Message | None:
     """Build a model message from an AG-UI wire dict (camelCase), or None if unreadable."""
     report = report or _ignore
-    if type(data) is not dict and not isinstance(data, Mapping):  # dicts skip the ABC check
+    if type(data) is dict:  # dicts skip the ABC check
+        fields: dict[str, Any] = data
+    elif isinstance(data, Mapping):
+        fields = dict(data)
+    else:
         report("snapshot-message-invalid", f"{where} is not an object; skipped")
         return None
+    return _message(fields, where, report)
+
+
+def _message(data: dict[str, Any], where: str, report: Report) -> Message | None:
     message_id = data.get("id")
     role = data.get("role")
     if not isinstance(message_id, str):
@@ -170,20 +178,18 @@ def message_from_dict(
                 value = "\n".join(str(p.get("text", "")) for p in parts if p.get("type") == "text")
         else:
             value = _text(content)
-        cls = {
-            "developer": DeveloperMessage,
-            "system": SystemMessage,
-            "user": UserMessage,
-            "reasoning": ReasoningMessage,
-        }[role]
-        message = cls(
-            message_id,
-            value,
-            name=name,
-            subagent_run_id=subagent_run_id,
-            metadata=metadata,
-            encrypted_value=encrypted,
-        )
+        # Each class called by name: a native call when compiled.
+        if role == "user":
+            message = UserMessage(message_id, value, name=name)
+        elif role == "system":
+            message = SystemMessage(message_id, value, name=name)
+        elif role == "developer":
+            message = DeveloperMessage(message_id, value, name=name)
+        else:
+            message = ReasoningMessage(message_id, value, name=name)
+        message.subagent_run_id = subagent_run_id
+        message.metadata = metadata
+        message.encrypted_value = encrypted
     elif role == "assistant":
         message = AssistantMessage(
             message_id,
