@@ -504,6 +504,18 @@ class Verifier:
                 "run-id-mismatch",
                 f"RUN_FINISHED names thread/run {finished!r}, but the run started as {started!r}",
             )
+        if (
+            self._steps
+            or self._open_text
+            or self._open_reasoning
+            or self._open_spans
+            or self._open_tools
+            or self._subagents
+        ):
+            self._report_still_open()
+        self._state = "finished"
+
+    def _report_still_open(self) -> None:
         for noun, open_ids in (
             ("steps", [f'"{name}"' for _, name in self._steps]),
             ("text messages", list(self._open_text)),
@@ -518,7 +530,6 @@ class Verifier:
                     f"Cannot send 'RUN_FINISHED' while {noun} are still active: "
                     f"{', '.join(open_ids)}",
                 )
-        self._state = "finished"
 
     def _open_summary(self) -> list[str]:
         summary = []
