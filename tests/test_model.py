@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts import fold
+from agui_transcripts import fold, model
 from agui_transcripts.model import (
     ActivityMessage,
     AssistantMessage,
@@ -367,6 +367,55 @@ def test_the_classes_the_fold_makes_per_event_write_their_init_out() -> None:
     assert {"TextSegment", "RunRecord", "ToolResult", "ToolCallRecord"} <= names
 
 
+# A value for every field of the written-out classes, of the field's type (the compiled
+# build checks what its constructors are given) and unlike its default.
+FIELD_SAMPLES: dict[str, Any] = {
+    "index": 7,
+    "thread_id": "t",
+    "run_id": "r",
+    "parent_run_id": "p",
+    "protocol_version": "1.0",
+    "announced": False,
+    "outcome": "success",
+    "result": {"r": 1},
+    "error_message": "boom",
+    "error_code": "E1",
+    "failed_late": True,
+    "interrupts": [{"id": "i1"}],
+    "usage": {"tokens": 3},
+    "pending_tool_call_ids": ["c9"],
+    "pending_listed": True,
+    "resume": [{"interruptId": "i1"}],
+    "new_turn": True,
+    "tools": [{"name": "f"}],
+    "input": {"threadId": "t"},
+    "first_event_index": 3,
+    "last_event_index": 9,
+    "seq": 4,
+    "stretch": 2,
+    "_text": model._Text("hi"),
+    "message_id": "m1",
+    "run_index": 1,
+    "source": "input",
+    "call": ToolCall("c1", "f"),
+    "subagent_run_id": "s1",
+    "results": [ToolResult("t1", 1, "stream")],
+    "ended": True,
+    "event_index": 5,
+    "occurrence": 2,
+    "state": "resolved_server",
+    "owner": "server",
+    "evidence": "result",
+    "resolving_run_index": 1,
+    "delivered": True,
+    "abandoned_reason": "gone",
+}
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a is b if isinstance(b, (ToolCall, model._Text)) else a == b
+
+
 @pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda cls: cls.__name__)
 def test_a_written_out_init_takes_every_field_with_its_default(cls: type) -> None:
     fields = dataclasses.fields(cls)
@@ -375,29 +424,29 @@ def test_a_written_out_init_takes_every_field_with_its_default(cls: type) -> Non
         for f in fields
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     ]
-    given = {f.name: object() for f in required}
+    assert {f.name for f in fields} <= FIELD_SAMPLES.keys()
+    given = {f.name: FIELD_SAMPLES[f.name] for f in required}
     made = cls(*given.values())
     for f in fields:
+        value = getattr(made, f.name)
         if f.name in given:
-            assert getattr(made, f.name) is given[f.name], f.name
+            assert _same(value, given[f.name]), f.name
         elif f.default_factory is not dataclasses.MISSING:
-            fresh, value = f.default_factory(), getattr(made, f.name)
+            fresh = f.default_factory()
             assert type(value) is type(fresh), f.name
             if isinstance(value, list):
                 assert value == fresh, f.name
             assert getattr(cls(*given.values()), f.name) is not value, f.name  # not shared
         else:
-            assert getattr(made, f.name) == f.default, f.name
-    every = {f.name: object() for f in fields}
-    by_keyword = cls(**every)
-    by_position = cls(*every.values())
-    for f in fields:
-        assert getattr(by_keyword, f.name) is every[f.name], f.name
-        assert getattr(by_position, f.name) is every[f.name], f.name
-    for copied in (dataclasses.replace(made), pickle.loads(pickle.dumps(made))):
-        assert [getattr(copied, f.name) is not None for f in fields] == [
-            getattr(made, f.name) is not None for f in fields
-        ]
+            assert value == f.default, f.name
+    every = {f.name: FIELD_SAMPLES[f.name] for f in fields}
+    for built in (cls(**every), cls(*every.values())):
+        for f in fields:
+            assert _same(getattr(built, f.name), every[f.name]), f.name
+    for copied in (dataclasses.replace(built), pickle.loads(pickle.dumps(built))):
+        for f in fields:
+            value = getattr(copied, f.name)
+            assert value == every[f.name] or type(value) is type(every[f.name]), f.name
 
 
 @pytest.mark.parametrize("module_name", listed_for_compilation())
