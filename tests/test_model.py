@@ -367,48 +367,12 @@ def test_the_classes_the_fold_makes_per_event_write_their_init_out() -> None:
     assert {"TextSegment", "RunRecord", "ToolResult", "ToolCallRecord"} <= names
 
 
-# A value for every field of the written-out classes, of the field's type (the compiled
+# A value for every field of each written-out class, of the field's type (the compiled
 # build checks what its constructors are given) and unlike its default.
-FIELD_SAMPLES: dict[str, Any] = {
-    "index": 7,
-    "thread_id": "t",
-    "run_id": "r",
-    "parent_run_id": "p",
-    "protocol_version": "1.0",
-    "announced": False,
-    "outcome": "success",
-    "result": {"r": 1},
-    "error_message": "boom",
-    "error_code": "E1",
-    "failed_late": True,
-    "interrupts": [{"id": "i1"}],
-    "usage": {"tokens": 3},
-    "pending_tool_call_ids": ["c9"],
-    "pending_listed": True,
-    "resume": [{"interruptId": "i1"}],
-    "new_turn": True,
-    "tools": [{"name": "f"}],
-    "input": {"threadId": "t"},
-    "first_event_index": 3,
-    "last_event_index": 9,
-    "seq": 4,
-    "stretch": 2,
-    "_text": model._Text("hi"),
-    "message_id": "m1",
-    "run_index": 1,
-    "source": "input",
-    "call": ToolCall("c1", "f"),
-    "subagent_run_id": "s1",
-    "results": [ToolResult("t1", 1, "stream")],
-    "ended": True,
-    "event_index": 5,
-    "occurrence": 2,
-    "state": "resolved_server",
-    "owner": "server",
-    "evidence": "result",
-    "resolving_run_index": 1,
-    "delivered": True,
-    "abandoned_reason": "gone",
+WRITTEN_OUT_VALUES: dict[type[Any], dict[str, Any]] = {
+    **RECORD_VALUES,
+    ToolResult: {"message_id": "t1", "run_index": 1, "source": "input"},
+    model.TextSegment: {"seq": 4, "stretch": 2, "_text": model._Text("hi")},
 }
 
 
@@ -424,8 +388,9 @@ def test_a_written_out_init_takes_every_field_with_its_default(cls: type) -> Non
         for f in fields
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     ]
-    assert {f.name for f in fields} <= FIELD_SAMPLES.keys()
-    given = {f.name: FIELD_SAMPLES[f.name] for f in required}
+    values = WRITTEN_OUT_VALUES[cls]
+    assert set(values) == {f.name for f in fields}
+    given = {f.name: values[f.name] for f in required}
     made = cls(*given.values())
     for f in fields:
         value = getattr(made, f.name)
@@ -439,7 +404,7 @@ def test_a_written_out_init_takes_every_field_with_its_default(cls: type) -> Non
             assert getattr(cls(*given.values()), f.name) is not value, f.name  # not shared
         else:
             assert value == f.default, f.name
-    every = {f.name: FIELD_SAMPLES[f.name] for f in fields}
+    every = {f.name: values[f.name] for f in fields}
     for built in (cls(**every), cls(*every.values())):
         for f in fields:
             assert _same(getattr(built, f.name), every[f.name]), f.name
