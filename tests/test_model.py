@@ -322,14 +322,20 @@ def test_a_value_users_build_or_get_comes_back_equal(kind: str, trip: str) -> No
     assert ROUND_TRIPS[trip](value) == value
 
 
-def _frozen_dataclasses(module_name: str) -> list[type]:
+def _dataclasses(module_name: str) -> list[type]:
     module = importlib.import_module(f"agui_transcripts.{module_name}")
     return [
         cls
         for _, cls in inspect.getmembers(module, inspect.isclass)
-        if cls.__module__ == module.__name__
-        and dataclasses.is_dataclass(cls)
-        and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        if cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
+    ]
+
+
+def _frozen_dataclasses(module_name: str) -> list[type]:
+    return [
+        cls
+        for cls in _dataclasses(module_name)
+        if cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
     ]
 
 
@@ -343,15 +349,6 @@ def test_every_frozen_dataclass_of_a_compiled_module_says_how_it_is_rebuilt(
         cls.__name__ for cls in _frozen_dataclasses(module_name) if "__reduce__" not in vars(cls)
     ]
     assert missing == []
-
-
-def _dataclasses(module_name: str) -> list[type]:
-    module = importlib.import_module(f"agui_transcripts.{module_name}")
-    return [
-        cls
-        for _, cls in inspect.getmembers(module, inspect.isclass)
-        if cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
-    ]
 
 
 WRITTEN_OUT = [
