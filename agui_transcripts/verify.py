@@ -418,9 +418,8 @@ class Verifier:
     # -- run lifecycle (V1-V4, V14, V18) -------------------------------------------------
 
     def _check_run_active(self, kind: str) -> None:
+        """An event outside a running run: reported, and read as an unannounced run's start."""
         state = self._state
-        if state == "running":
-            return
         if state == "new":
             self._report(
                 "first-event-not-run-started",
