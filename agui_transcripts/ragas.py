@@ -83,16 +83,36 @@ class _RagasWatch:
     """What the ragas rendering needs beyond the transcript: steps, ends, timestamps.
 
     It is the fold's ``observe`` hook, shown every explicit event before it is applied.
+    Without ``metadata`` (steps and timestamps), it keeps only what every rendering
+    needs: which text messages started and ended, and which calls named no parent.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, metadata: bool = True) -> None:
         self.steps: list[str] = []
         self.step_of: dict[str, str] = {}
         self.started: set[str] = set()
         self.ended: set[str] = set()
         self.parentless: set[str] = set()
         self.timestamp_of: dict[str, Any] = {}
-        self.collector = Collector(observe=self.observe)
+        self.collector = Collector(observe=self.observe if metadata else self.observe_ends)
+
+    def observe_ends(self, event: Event) -> None:
+        """:meth:`observe` without steps and timestamps (the same starts, ends, parents)."""
+        kind = event["type"]
+        if kind == "TEXT_MESSAGE_CONTENT" or kind == "TEXT_MESSAGE_START":
+            message_id = event.get("messageId")
+            if isinstance(message_id, str):
+                self.started.add(message_id)
+        elif kind == "TEXT_MESSAGE_END":
+            message_id = event.get("messageId")
+            if isinstance(message_id, str):
+                self.ended.add(message_id)
+        elif (
+            kind == "TOOL_CALL_START"
+            and "parentMessageId" not in event
+            and not isinstance(event.get("messageId"), str)
+        ):
+            self.parentless.add(str(event.get("toolCallId")))
 
     def observe(self, event: Event) -> None:
         """Note the step, start, end and first timestamp each event shows."""
@@ -217,6 +237,8 @@ def _attach_parentless(rendered: list[tuple[Any, Any]], parentless: set[str]) ->
     joins the assistant message right before it, or else the next one when nothing comes
     between. Only adjacent messages merge, so every result still follows its call.
     """
+    if not parentless:
+        return [ragas_message for ragas_message, _ in rendered]
     out: list[Any] = []
     carried: list[Any] = []
     for ragas_message, source in rendered:
@@ -249,7 +271,7 @@ def _parentless_only(source: Any, parentless: set[str]) -> bool:
 
 def convert_to_ragas_messages(events: Iterable[Any], metadata: bool = False) -> list[Any]:
     """Ragas messages for a stream of AG-UI events (objects or wire dicts)."""
-    watch = _RagasWatch()
+    watch = _RagasWatch(metadata)
     feed = watch.collector.feed
     with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
         for event in events:

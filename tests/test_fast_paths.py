@@ -651,3 +651,43 @@ def test_reading_or_editing_the_live_transcript_between_deltas_loses_nothing(
     with monkeypatch.context() as patch:
         without_lane(patch)
         assert _live_session() == fast
+
+
+def _containers(value: Any) -> Iterator[Any]:
+    """Every dict and list in a JSON value."""
+    if isinstance(value, (dict, list)):
+        yield value
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _containers(item)
+
+
+def test_a_callers_events_are_never_shared_with_the_transcript() -> None:
+    """Folding a caller's dicts copies what it keeps: editing them later changes nothing."""
+    given: list[dict[str, Any]] = [
+        {
+            "type": "RUN_STARTED",
+            "threadId": "t",
+            "runId": "r",
+            "input": {
+                "threadId": "t",
+                "runId": "r",
+                "messages": [
+                    {"id": "u1", "role": "user", "content": [{"type": "text", "text": "hi"}]}
+                ],
+            },
+        },
+        {
+            "type": "MESSAGES_SNAPSHOT",
+            "messages": [{"id": "a1", "role": "assistant", "content": "yo"}],
+        },
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "usage": {"tokens": {"input": 1}}},
+    ]
+    transcript = fold(given)
+    before = _summary(transcript)
+    for container in [c for event in given for c in _containers(event)]:
+        if isinstance(container, dict):
+            container["id"] = "edited"
+            container.setdefault("extra", []).append(1)
+        else:
+            container.append({"edited": True})
+    assert _summary(transcript) == before

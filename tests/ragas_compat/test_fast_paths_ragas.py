@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts.ragas import AGUIEventCollector, convert_to_ragas_messages
+from agui_transcripts.ragas import AGUIEventCollector, _RagasWatch, convert_to_ragas_messages
 from tests.generate import random_stream
 from tests.lane import count_lane, without_lane
 from tests.streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
@@ -73,3 +73,30 @@ def test_the_drop_in_collector_takes_the_lane(monkeypatch: pytest.MonkeyPatch) -
     [message] = collector.get_messages()
     assert message.content == "Hello!"
     assert message.tool_calls[0].args == {"a": 1}
+
+
+@pytest.mark.parametrize("events", CORPUS)
+def test_the_lean_watch_sees_what_the_full_watch_sees(events: list[Any]) -> None:
+    """Without metadata the drop-in's watch skips steps and timestamps, nothing else."""
+    full, lean = _RagasWatch(metadata=True), _RagasWatch(metadata=False)
+    for watch in (full, lean):
+        for event in events:
+            watch.collector.feed(dict(event))
+        watch.collector.close()
+    assert (lean.started, lean.ended, lean.parentless) == (
+        full.started,
+        full.ended,
+        full.parentless,
+    )
+    assert (lean.steps, lean.step_of, lean.timestamp_of) == ([], {}, {})
+
+
+def test_the_watched_corpus_holds_what_the_lean_watch_keeps() -> None:
+    """Guard for the test above: the corpus has parentless calls and unended messages."""
+    seen = [_RagasWatch(metadata=False) for _ in CORPUS]
+    for watch, param in zip(seen, CORPUS, strict=True):
+        for event in param.values[0]:
+            watch.collector.feed(dict(event))
+        watch.collector.close()
+    assert any(watch.parentless for watch in seen)
+    assert any(watch.started - watch.ended for watch in seen)
