@@ -663,24 +663,11 @@ def _containers(value: Any) -> Iterator[Any]:
 
 def test_a_callers_events_are_never_shared_with_the_transcript() -> None:
     """Folding a caller's dicts copies what it keeps: editing them later changes nothing."""
+    user = {"id": "u1", "role": "user", "content": [{"type": "text", "text": "hi"}]}
     given: list[dict[str, Any]] = [
-        {
-            "type": "RUN_STARTED",
-            "threadId": "t",
-            "runId": "r",
-            "input": {
-                "threadId": "t",
-                "runId": "r",
-                "messages": [
-                    {"id": "u1", "role": "user", "content": [{"type": "text", "text": "hi"}]}
-                ],
-            },
-        },
-        {
-            "type": "MESSAGES_SNAPSHOT",
-            "messages": [{"id": "a1", "role": "assistant", "content": "yo"}],
-        },
-        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "usage": {"tokens": {"input": 1}}},
+        RS(input={"threadId": "t", "runId": "r1", "messages": [user]}),
+        {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a1", "role": "assistant"}]},
+        RF(usage={"tokens": {"input": 1}}),
     ]
     transcript = fold(given)
     before = _summary(transcript)
