@@ -34,9 +34,10 @@ def _with_timestamps(seed: int) -> list[Any]:
     ]
 
 
-CORPUS = [pytest.param(_golden(p), id=p.stem) for p in sorted(GOLDEN.glob("*.jsonl"))] + [
-    pytest.param(_with_timestamps(seed), id=f"stamped-{seed}") for seed in range(60)
+STREAMS = [(p.stem, _golden(p)) for p in sorted(GOLDEN.glob("*.jsonl"))] + [
+    (f"stamped-{seed}", _with_timestamps(seed)) for seed in range(60)
 ]
+CORPUS = [pytest.param(events, id=name) for name, events in STREAMS]
 
 
 @pytest.mark.parametrize("events", CORPUS)
@@ -93,9 +94,9 @@ def test_the_lean_watch_sees_what_the_full_watch_sees(events: list[Any]) -> None
 
 def test_the_watched_corpus_holds_what_the_lean_watch_keeps() -> None:
     """Guard for the test above: the corpus has parentless calls and unended messages."""
-    seen = [_RagasWatch(metadata=False) for _ in CORPUS]
-    for watch, param in zip(seen, CORPUS, strict=True):
-        for event in param.values[0]:
+    seen = [_RagasWatch(metadata=False) for _ in STREAMS]
+    for watch, (_, events) in zip(seen, STREAMS, strict=True):
+        for event in events:
             watch.collector.feed(dict(event))
         watch.collector.close()
     assert any(watch.parentless for watch in seen)
