@@ -97,7 +97,7 @@ class _RagasWatch:
         self.collector = Collector(observe=self.observe if metadata else self.observe_ends)
 
     def observe_ends(self, event: Event) -> None:
-        """:meth:`observe` without steps and timestamps (the same starts, ends, parents)."""
+        """The starts, ends and parentless calls: all a rendering without metadata reads."""
         kind = event["type"]
         if kind == "TEXT_MESSAGE_CONTENT" or kind == "TEXT_MESSAGE_START":
             message_id = event.get("messageId")
@@ -116,6 +116,7 @@ class _RagasWatch:
 
     def observe(self, event: Event) -> None:
         """Note the step, start, end and first timestamp each event shows."""
+        self.observe_ends(event)
         kind = event["type"]
         if kind == "STEP_STARTED" and isinstance(event.get("stepName"), str):
             self.steps.append(event["stepName"])
@@ -123,13 +124,7 @@ class _RagasWatch:
             self.steps.pop()
         message_id = event.get("messageId")
         if not isinstance(message_id, str):
-            if kind == "TOOL_CALL_START" and "parentMessageId" not in event:
-                self.parentless.add(str(event.get("toolCallId")))
             return
-        if kind in ("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"):
-            self.started.add(message_id)
-        elif kind == "TEXT_MESSAGE_END":
-            self.ended.add(message_id)
         if kind in ("TEXT_MESSAGE_START", "TOOL_CALL_RESULT") and self.steps:
             self.step_of.setdefault(message_id, self.steps[-1])
         if "timestamp" in event:

@@ -76,14 +76,18 @@ def test_the_drop_in_collector_takes_the_lane(monkeypatch: pytest.MonkeyPatch) -
     assert message.tool_calls[0].args == {"a": 1}
 
 
+def _watched(events: list[Any], *, metadata: bool) -> _RagasWatch:
+    watch = _RagasWatch(metadata)
+    for event in events:
+        watch.collector.feed(dict(event))
+    watch.collector.close()
+    return watch
+
+
 @pytest.mark.parametrize("events", CORPUS)
 def test_the_lean_watch_sees_what_the_full_watch_sees(events: list[Any]) -> None:
     """Without metadata the drop-in's watch skips steps and timestamps, nothing else."""
-    full, lean = _RagasWatch(metadata=True), _RagasWatch(metadata=False)
-    for watch in (full, lean):
-        for event in events:
-            watch.collector.feed(dict(event))
-        watch.collector.close()
+    full, lean = _watched(events, metadata=True), _watched(events, metadata=False)
     assert (lean.started, lean.ended, lean.parentless) == (
         full.started,
         full.ended,
@@ -94,10 +98,6 @@ def test_the_lean_watch_sees_what_the_full_watch_sees(events: list[Any]) -> None
 
 def test_the_watched_corpus_holds_what_the_lean_watch_keeps() -> None:
     """Guard for the test above: the corpus has parentless calls and unended messages."""
-    seen = [_RagasWatch(metadata=False) for _ in STREAMS]
-    for watch, (_, events) in zip(seen, STREAMS, strict=True):
-        for event in events:
-            watch.collector.feed(dict(event))
-        watch.collector.close()
+    seen = [_watched(events, metadata=False) for _, events in STREAMS]
     assert any(watch.parentless for watch in seen)
     assert any(watch.started - watch.ended for watch in seen)
