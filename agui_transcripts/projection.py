@@ -402,14 +402,7 @@ class _Projector:
 
     def _attach(self, batch: _Batch, item: _Call) -> None:
         call = item.call
-        copy = ToolCall(
-            call.id,
-            call.name,
-            call.arguments,
-            encrypted_value=call.encrypted_value,
-            metadata=call.metadata,
-        )
-        batch.message.add_tool_call(copy)
+        batch.message.add_tool_call(_copy_call(call))
         batch.open.append(call.id)
 
     def _result(self, item: _Result) -> None:
@@ -583,6 +576,16 @@ class _Projector:
                 )
 
 
+def _copy_call(call: ToolCall) -> ToolCall:
+    return ToolCall(
+        call.id,
+        call.name,
+        call.arguments,
+        encrypted_value=call.encrypted_value,
+        metadata=call.metadata,
+    )
+
+
 def _inherit(piece: AssistantMessage, source: Message | None) -> None:
     """The first piece of a split message keeps its name, metadata and encrypted value."""
     if source is None:
@@ -638,6 +641,82 @@ def _transcript_items(transcript: TranscriptData) -> tuple[list[_Item], list[Too
     return [item for _, _, item in keyed], invalid
 
 
+def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch | None] | None:
+    """What :class:`_Projector` makes of a transcript that needs no reordering, or None.
+
+    Most transcripts arrive in order: every assistant message's text comes before its
+    calls, its results follow it with nothing between, and arrival order is message
+    order. For those the projector only copies each assistant message (its text joined,
+    its calls copied) and keeps every other message, so this does that in one pass, and
+    returns the last batch of calls if some are still unanswered, for the policy.
+    Anything else returns None, at the first sign, for the projector to handle: arrival
+    out of message order, text after a call, an assistant message with empty text
+    segments or none, an id seen twice, a call with unfinished arguments, a result that
+    is not for the open calls, or a message while calls are open.
+    """
+    records = transcript.tool_calls
+    out: list[Message] = []
+    batch: _Batch | None = None
+    open_calls: dict[str, None] = {}
+    seen_calls: set[str] = set()
+    assistant_ids: set[str] = set()
+    last_seq = -1
+    for message in transcript.messages:
+        base = message.seq
+        if isinstance(message, AssistantMessage):
+            if open_calls or not message.segments or message.id in assistant_ids:
+                return None
+            assistant_ids.add(message.id)
+            texts: list[str] = []
+            first_seq = base
+            copy: AssistantMessage | None = None
+            for segment in message.segments:
+                seq = segment.seq if segment.seq >= 0 else base
+                if seq < last_seq:
+                    return None
+                last_seq = seq
+                if isinstance(segment, TextSegment):
+                    text = segment.text
+                    if not text or copy is not None:
+                        return None  # an empty stretch, or text after a call
+                    if not texts:
+                        first_seq = seq
+                    texts.append(text)
+                    continue
+                if segment.id in seen_calls or _is_invalid(records.get(segment.id), segment):
+                    return None
+                seen_calls.add(segment.id)
+                open_calls[segment.id] = None
+                if copy is None:
+                    copy = AssistantMessage(message.id, "".join(texts) if texts else None)
+                    copy.seq = first_seq if texts else seq
+                    _inherit(copy, message)
+                    batch = _Batch(copy, message.id, [])
+                copy.add_tool_call(_copy_call(segment))
+            if copy is None:
+                copy = AssistantMessage(message.id, "".join(texts))
+                copy.seq = first_seq
+                _inherit(copy, message)
+            out.append(copy)
+            continue
+        if base < last_seq:
+            return None
+        last_seq = base
+        if isinstance(message, ToolMessage):
+            if message.tool_call_id not in open_calls:
+                return None
+            del open_calls[message.tool_call_id]
+            if batch is not None:
+                batch.accepting = False  # a result closes the batch to new calls (I6)
+        elif open_calls:
+            return None
+        out.append(message)
+    if batch is None or not open_calls:
+        return out, None
+    batch.open = list(open_calls)
+    return out, batch
+
+
 def _is_invalid(record: ToolCallRecord | None, call: ToolCall) -> bool:
     return record is not None and record.state == "invalid" and record.call is call
 
@@ -675,10 +754,26 @@ def project(
     """
     if subagents not in _SUBAGENT_CHOICES:
         raise ValueError(f"subagents must be one of {', '.join(_SUBAGENT_CHOICES)}: {subagents!r}")
-    records = transcript.tool_calls
+    reasons = _ReasonsFor(transcript.tool_calls)
+    if subagents == "inline":
+        in_order = _already_ordered(transcript)
+        if in_order is not None:
+            # The open batch, if any, meets the policy as the projector's last one would.
+            finisher = _Projector([], policy=policy, reasons=reasons, taken_ids=set())
+            finisher.out, finisher.batch = in_order
+            finisher._finish()
+            return Projection(finisher.out, finisher.diagnostics)
+    return _reorder(transcript, policy, subagents, reasons)
 
-    def reason(call_id: str) -> str:
-        record = records.get(call_id)
+
+class _ReasonsFor:
+    """Why a call got no result, from its record (the text of a synthetic result)."""
+
+    def __init__(self, records: dict[str, ToolCallRecord]) -> None:
+        self.records = records
+
+    def __call__(self, call_id: str) -> str:
+        record = self.records.get(call_id)
         if record is None:
             return _default_reason(call_id)
         if record.state == "abandoned" and record.abandoned_reason:
@@ -693,6 +788,15 @@ def project(
             "declared": "the run has not settled it yet",
         }.get(record.state, _default_reason(call_id))
 
+
+def _reorder(
+    transcript: TranscriptData,
+    policy: Policy,
+    subagents: Subagents,
+    reasons: Callable[[str], str],
+) -> Projection:
+    """The projector over every item, in arrival order: what any transcript needs."""
+    records = transcript.tool_calls
     items, invalid = _transcript_items(transcript)
     groups: dict[str | None, list[_Item]] = {None: items}
     if subagents != "inline":
@@ -705,7 +809,7 @@ def project(
     messages: list[Message] = []
     diagnostics: list[Diagnostic] = []
     for group in groups.values():
-        projector = _Projector(group, policy=policy, reasons=reason, taken_ids=taken)
+        projector = _Projector(group, policy=policy, reasons=reasons, taken_ids=taken)
         messages.extend(projector.run())
         diagnostics.extend(projector.diagnostics)
     for call in invalid:
