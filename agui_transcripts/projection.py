@@ -688,16 +688,10 @@ def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch 
                 seen_calls.add(segment.id)
                 open_calls[segment.id] = None
                 if copy is None:
-                    copy = AssistantMessage(message.id, "".join(texts) if texts else None)
-                    copy.seq = first_seq if texts else seq
-                    _inherit(copy, message)
+                    copy = _text_copy(message, texts, first_seq if texts else seq)
                     batch = _Batch(copy, message.id, [])
                 copy.add_tool_call(_copy_call(segment))
-            if copy is None:
-                copy = AssistantMessage(message.id, "".join(texts))
-                copy.seq = first_seq
-                _inherit(copy, message)
-            out.append(copy)
+            out.append(copy if copy is not None else _text_copy(message, texts, first_seq))
             continue
         if base < last_seq:
             return None
@@ -715,6 +709,14 @@ def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch 
         return out, None
     batch.open = list(open_calls)
     return out, batch
+
+
+def _text_copy(message: AssistantMessage, texts: list[str], seq: int) -> AssistantMessage:
+    """The projector's copy of an assistant message: its text joined, no calls yet."""
+    copy = AssistantMessage(message.id, "".join(texts) if texts else None)
+    copy.seq = seq
+    _inherit(copy, message)
+    return copy
 
 
 def _is_invalid(record: ToolCallRecord | None, call: ToolCall) -> bool:
