@@ -22,6 +22,7 @@ from itertools import islice
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
+from ._gc import gc_held
 from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
 from .limits import Limits
@@ -302,15 +303,20 @@ def _fold_opened(
 def _fold_watching_runs(
     stream: EventStream, run_input: Any, strict: bool, at_run_end: RunEnd
 ) -> Transcript:
-    """:func:`fold`'s loop, showing ``at_run_end`` the transcript at each run's end."""
+    """:func:`fold`'s loop, showing ``at_run_end`` the transcript at each run's end.
+
+    Each run's end sees a copy (its runs and records keep their states); the end of the
+    log takes the collector's own, as :func:`fold` does, since nothing reads it after.
+    """
     collector = reading_collector(
         stream.reader, run_input=run_input, client_tools=None, strict=strict
     )
-    for index, event in stream.indexed():
-        collector.feed_canonical(event, index)
-        if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
-            at_run_end(collector.transcript, stream.reader.intake.count)
-    return collector.close()
+    with gc_held(stream.is_local):
+        for index, event in stream.indexed():
+            collector.feed_canonical(event, index)
+            if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
+                at_run_end(collector.transcript, stream.reader.intake.count)
+        return collector.finish()
 
 
 def available_cores() -> int:

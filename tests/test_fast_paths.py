@@ -448,6 +448,26 @@ def test_fold_holds_the_collector_for_local_sources_and_restores_it() -> None:
     assert gc.isenabled()
 
 
+def test_per_run_rows_hold_the_collector_and_give_the_folds_transcript(tmp_path: Path) -> None:
+    from agui_transcripts.logs import fold_log
+
+    events, _ = random_stream(4)
+    log = tmp_path / "runs.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in events))
+    seen: list[tuple[bool, int]] = []
+    transcript, count = fold_log(
+        str(log), at_run_end=lambda t, n: seen.append((gc.isenabled(), len(t.runs)))
+    )
+    assert seen  # the stream ends at least one run
+    assert not any(enabled for enabled, _ in seen)
+    assert gc.isenabled()
+    assert count == len(events)
+    folded = fold(str(log))
+    assert [m.to_dict() for m in transcript.messages] == [m.to_dict() for m in folded.messages]
+    assert [r.outcome for r in transcript.runs] == [r.outcome for r in folded.runs]
+    assert transcript.diagnostics == folded.diagnostics
+
+
 def test_fold_restores_the_collector_when_strict_mode_raises() -> None:
     with pytest.raises(ProtocolError):
         fold([{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}], strict=True)
