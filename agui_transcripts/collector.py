@@ -230,6 +230,21 @@ class Collector:
         self._end_input()
         return self._snapshot(copy=False)
 
+    def release(self) -> None:
+        """Break the reference cycles of the machinery, for a collector dropped now.
+
+        Its handlers are bound methods and its messages sit in a ring of nodes. ``fold``
+        holds the cyclic garbage collector and leaves what it made in the oldest
+        generation, where a cycle would keep the collector, and every message of the
+        transcript with it, until a full collection, which a loop of folds may not trigger
+        for a long time. Released, the collector is freed as soon as it is dropped, and a
+        transcript it returned when its reader drops it. Nothing may feed or read the
+        collector after this (:meth:`clear` starts it over).
+        """
+        self._observe = None
+        self._reducer.release()
+        self._pipeline.verifier.release()
+
     def clear(self) -> None:
         """Forget everything and start over (same options)."""
         self._setup(None)
@@ -343,9 +358,13 @@ def fold(
         stream.reader, run_input=run_input, client_tools=client_tools, strict=strict
     )
     with gc_held(stream.is_local):
-        for index, event in stream.indexed():
-            collector.feed_canonical(event, index)
-        return collector.finish()
+        try:
+            for index, event in stream.indexed():
+                collector.feed_canonical(event, index)
+            return collector.finish()
+        finally:
+            collector.release()
+            stream.close()
 
 
 async def afold(
@@ -365,6 +384,9 @@ async def afold(
     collector = reading_collector(
         stream.reader, run_input=run_input, client_tools=client_tools, strict=strict
     )
-    async for index, event in stream.indexed():
-        collector.feed_canonical(event, index)
-    return collector.finish()
+    try:
+        async for index, event in stream.indexed():
+            collector.feed_canonical(event, index)
+        return collector.finish()
+    finally:
+        collector.release()

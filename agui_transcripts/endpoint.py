@@ -147,7 +147,9 @@ async def arun_endpoint(
         ) from exc
     except httpx.HTTPError as exc:
         raise EndpointError(f"{url}: {type(exc).__name__}: {exc}") from exc
-    return collector.finish()
+    transcript = collector.finish()
+    collector.release()  # nothing reads it again: freed when dropped, without a collection
+    return transcript
 
 
 # What an error response may make us read and show: a compressed body is inflated only

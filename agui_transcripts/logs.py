@@ -312,11 +312,15 @@ def _fold_watching_runs(
         stream.reader, run_input=run_input, client_tools=None, strict=strict
     )
     with gc_held(stream.is_local):
-        for index, event in stream.indexed():
-            collector.feed_canonical(event, index)
-            if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
-                at_run_end(collector.transcript, stream.reader.intake.count)
-        return collector.finish()
+        try:
+            for index, event in stream.indexed():
+                collector.feed_canonical(event, index)
+                if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
+                    at_run_end(collector.transcript, stream.reader.intake.count)
+            return collector.finish()
+        finally:
+            collector.release()
+            stream.close()
 
 
 def available_cores() -> int:

@@ -44,16 +44,47 @@ class _Ring(Node):
         self.prev = self.next = self
 
 
+# The sentinel of every released list, and where unlinked nodes point: an empty ring,
+# shared, that nothing is ever linked after.
+_RELEASED = _Ring()
+
+
 class MessageList:
     """The messages of a fold in order, with their nodes by message id and by call id."""
 
     def __init__(self) -> None:
-        self.clear()
+        # The sentinel of the ring of nodes.
+        self._head = Node.ring()
+        self._forget()
 
     def clear(self) -> None:
         """Forget every message."""
-        # The sentinel of the ring of nodes.
+        self._unlink()
         self._head = Node.ring()
+        self._forget()
+
+    def release(self) -> None:
+        """Unlink every node, for a list nobody changes again; it reads as empty after.
+
+        The ring's links are reference cycles: a list dropped linked waits, with every
+        message it holds, for a full collection of the cyclic garbage collector.
+        Unlinked, it is freed as soon as it is dropped.
+        """
+        self._unlink()
+        self._head = _RELEASED
+        self._forget()
+
+    def _unlink(self) -> None:
+        # Every link is pointed at the shared sentinel, which no list is dropped with.
+        head = self._head
+        node = head.next
+        while node is not head:
+            following = node.next
+            node.prev = node.next = _RELEASED
+            node = following
+        head.prev = head.next = _RELEASED
+
+    def _forget(self) -> None:
         # The first node that held each message id (a later duplicate id joins no index).
         self._by_id: dict[str, Node] = {}
         # The node of the assistant message that declares each call id.

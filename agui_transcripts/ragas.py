@@ -269,11 +269,14 @@ def convert_to_ragas_messages(events: Iterable[Any], metadata: bool = False) -> 
     watch = _RagasWatch(metadata)
     feed = watch.collector.feed
     with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
-        for event in events:
-            feed(event)
-        # finish(): the watch's collector is never read again, so its transcript takes
-        # the runs and records as they are instead of copies.
-        return _render(watch, watch.collector.finish(), metadata)
+        try:
+            for event in events:
+                feed(event)
+            # finish(): the watch's collector is never read again, so its transcript
+            # takes the runs and records as they are instead of copies.
+            return _render(watch, watch.collector.finish(), metadata)
+        finally:
+            watch.collector.release()
 
 
 def convert_messages_snapshot(snapshot_event: Any, metadata: bool = False) -> list[Any]:

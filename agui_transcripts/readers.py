@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol, TypeGuard, Union
 
@@ -473,7 +473,7 @@ class EventStream:
     ) -> None:
         self._source = source
         self.reader = EventReader(format=format, strict=strict, limits=limits)
-        self._iterator: Iterator[Indexed] | None = None
+        self._iterator: Generator[Indexed, None, None] | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -505,7 +505,17 @@ class EventStream:
             self._iterator = self._events()
         return self._iterator
 
-    def _events(self) -> Iterator[Indexed]:
+    def close(self) -> None:
+        """Stop reading: nothing more is read, and a file the stream opened is closed.
+
+        A reading left suspended holds the stream (a reference cycle) and the block of
+        lines it was in until the garbage collector finds them; ``fold`` closes its
+        stream however it ends.
+        """
+        if self._iterator is not None:
+            self._iterator.close()
+
+    def _events(self) -> Generator[Indexed, None, None]:
         source: Any = self._source
         reader = self.reader
         if isinstance(source, str) and reads_as_path(source):

@@ -290,6 +290,17 @@ class Reducer:
         if self._run is not None:
             self._run.last_event_index = index
 
+    def release(self) -> None:
+        """Let go of what makes a reducer a reference cycle, once nobody applies or reads.
+
+        Its handlers and its text budget's report are its own bound methods, and its
+        message list is a ring: dropped as they are, the reducer and every message it made
+        wait for a full collection.
+        """
+        self._handlers = {}
+        self._text.release()
+        self._list.release()
+
     def append_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
         """Apply a plain TEXT_MESSAGE_CONTENT or TOOL_CALL_ARGS delta, if nothing is special.
 

@@ -25,6 +25,10 @@ class Report(Protocol):
     def __call__(self, code: str, message: str, **ids: str | None) -> None: ...
 
 
+def _unreported(code: str, message: str, **ids: str | None) -> None:
+    """The report of a released budget: nothing reads it any more."""
+
+
 class TextBudget:
     """How many characters each item took from deltas, against ``max_chars``."""
 
@@ -35,6 +39,10 @@ class TextBudget:
         self._used: dict[TextKind, dict[str, int]] = {"message": {}, "call": {}, "replay": {}}
         # The items that reached the limit, reported once each.
         self._full: set[tuple[TextKind, str]] = set()
+
+    def release(self) -> None:
+        """Drop the report function (its owner's bound method: a reference cycle)."""
+        self._report = _unreported
 
     def admit(self, kind: TextKind, item_id: str, delta: str) -> bool:
         """Whether a delta fits its item's share (counted if so; reported once if not)."""

@@ -244,6 +244,10 @@ class Verifier:
         if handler is not None:
             handler(event)
 
+    def release(self) -> None:
+        """Drop the handler table (bound methods of the verifier: a reference cycle)."""
+        self._handlers = {}
+
     def accepts_delta(self, kind: str, item_id: str, tag: object = None) -> bool:
         """Whether a plain CONTENT/ARGS delta for ``item_id`` breaks no rule now.
 
