@@ -79,3 +79,55 @@ def test_the_archive_runner_converts_a_tiny_archive_each_way(tmp_path: Path) -> 
     rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| 14 ")]
     assert [row[2] for row in rows] == ["embedded", "pool 2"]
     assert all(float(row[5].replace(",", "")) > 0 for row in rows)  # events per second
+
+
+def test_the_layer_timers_see_every_layer_and_change_nothing(tmp_path: Path) -> None:
+    import layers
+    from shapes import write_jsonl
+
+    from .builds import requires_interpreted
+
+    requires_interpreted("the layer timers wrap the layers' classes")
+    path = str(tmp_path / "mixed.jsonl")
+    write_jsonl(SHAPES["mixed"], 600, path)
+    originals = {
+        (owner, name): owner.__dict__[name]
+        for methods in layers.LAYERS.values()
+        for owner, name in methods
+    }
+    clock = layers.Clock()
+    with layers.wrapped(clock):
+        timed = fold(path, inputs_beside=False)
+    assert all(clock.calls[layer] > 0 for layer in layers.LAYERS), clock.calls
+    assert all(owner.__dict__[name] is method for (owner, name), method in originals.items())
+    plain = fold(path, inputs_beside=False)
+    assert timed.to_dicts() == plain.to_dicts()
+    assert timed.diagnostics == plain.diagnostics == []
+
+
+@pytest.mark.slow
+def test_the_layer_runner_prints_a_row_per_shape_or_refuses_a_compiled_fold() -> None:
+    from .builds import is_compiled
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "layers.py"),
+            *("--shapes", "mixed,chunks", "--size", "600", "--rounds", "1"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if is_compiled("collector"):
+        assert done.returncode == 2
+        assert "run this with a pure-Python install" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert rows[0][1:] == ["reading", "chunk layer", "verifier", "reducer", "the rest", "total |"]
+    assert [row[0] for row in rows[2:]] == ["| mixed", "| chunks"]
+    for row in rows[2:]:
+        parts = [float(cell.split(" ")[0]) for cell in row[1:-1]]
+        total = float(row[-1].rstrip(" |"))
+        assert all(part >= 0 for part in parts[:-1])  # the rest may read below zero (the docstring)
+        assert abs(sum(parts) - total) < 0.01 * len(parts)
