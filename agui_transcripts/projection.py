@@ -641,7 +641,9 @@ def _transcript_items(transcript: TranscriptData) -> tuple[list[_Item], list[Too
     return [item for _, _, item in keyed], invalid
 
 
-def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch | None] | None:
+def _already_ordered(
+    transcript: TranscriptData, *, copy: bool = True
+) -> tuple[list[Message], _Batch | None] | None:
     """What :class:`_Projector` makes of a transcript that needs no reordering, or None.
 
     Most transcripts arrive in order: every assistant message's text comes before its
@@ -652,7 +654,8 @@ def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch 
     Anything else returns None, at the first sign, for the projector to handle: arrival
     out of message order, text after a call, an assistant message with empty text
     segments or none, an id seen twice, a call with unfinished arguments, a result that
-    is not for the open calls, or a message while calls are open.
+    is not for the open calls, or a message while calls are open. ``copy=False`` keeps
+    the assistant messages themselves (see :func:`project`).
     """
     records = transcript.tool_calls
     out: list[Message] = []
@@ -669,7 +672,7 @@ def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch 
             assistant_ids.add(message.id)
             texts: list[str] = []
             first_seq = base
-            copy: AssistantMessage | None = None
+            piece: AssistantMessage | None = None  # what stands for the message in the output
             for segment in message.segments:
                 seq = segment.seq if segment.seq >= 0 else base
                 if seq < last_seq:
@@ -677,7 +680,7 @@ def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch 
                 last_seq = seq
                 if isinstance(segment, TextSegment):
                     text = segment.text
-                    if not text or copy is not None:
+                    if not text or piece is not None:
                         return None  # an empty stretch, or text after a call
                     if not texts:
                         first_seq = seq
@@ -687,11 +690,16 @@ def _already_ordered(transcript: TranscriptData) -> tuple[list[Message], _Batch 
                     return None
                 seen_calls.add(segment.id)
                 open_calls[segment.id] = None
-                if copy is None:
-                    copy = _text_copy(message, texts, first_seq if texts else seq)
-                    batch = _Batch(copy, message.id, [])
-                copy.add_tool_call(_copy_call(segment))
-            out.append(copy if copy is not None else _text_copy(message, texts, first_seq))
+                if piece is None:
+                    piece = (
+                        _text_copy(message, texts, first_seq if texts else seq) if copy else message
+                    )
+                    batch = _Batch(piece, message.id, [])
+                if copy:
+                    piece.add_tool_call(_copy_call(segment))
+            if piece is None:
+                piece = _text_copy(message, texts, first_seq) if copy else message
+            out.append(piece)
             continue
         if base < last_seq:
             return None
@@ -741,7 +749,11 @@ def _attribution(item: _Item, records: dict[str, ToolCallRecord]) -> str | None:
 
 @holds_gc
 def project(
-    transcript: TranscriptData, *, policy: Policy = "synthesize", subagents: Subagents = "inline"
+    transcript: TranscriptData,
+    *,
+    policy: Policy = "synthesize",
+    subagents: Subagents = "inline",
+    copy: bool = True,
 ) -> Projection:
     """Order a transcript's messages so that every call precedes its result.
 
@@ -752,13 +764,17 @@ def project(
     subagents first spoke, each ordered on its own).
 
     Returns new assistant and synthetic tool messages; user, system, reasoning, activity
-    and real tool messages are the transcript's own objects.
+    and real tool messages are the transcript's own objects. ``copy=False`` is for a
+    caller that only reads the result (the ragas drop-in): where nothing needed
+    reordering, the assistant messages are the transcript's own too, not copies with
+    their text joined (their ``content`` may be ``""`` where a copy's is None). The
+    ``trim`` policy, which edits the messages it keeps, always works on copies.
     """
     if subagents not in _SUBAGENT_CHOICES:
         raise ValueError(f"subagents must be one of {', '.join(_SUBAGENT_CHOICES)}: {subagents!r}")
     reasons = _ReasonsFor(transcript.tool_calls)
     if subagents == "inline":
-        in_order = _already_ordered(transcript)
+        in_order = _already_ordered(transcript, copy=copy or policy == "trim")
         if in_order is not None:
             # The open batch, if any, meets the policy as the projector's last one would.
             finisher = _Projector([], policy=policy, reasons=reasons, taken_ids=set())

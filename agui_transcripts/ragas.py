@@ -40,7 +40,7 @@ from .collector import Collector
 from .events import Event
 from .limits import DEFAULT_LIMITS
 from .model import AssistantMessage, Message, ToolMessage, UserMessage
-from .projection import is_synthetic
+from .projection import is_synthetic, project
 from .readers import EventReader
 from .transcript import Transcript
 from .wire import message_from_dict
@@ -192,7 +192,8 @@ def _render(watch: _RagasWatch, transcript: Transcript, metadata: bool) -> list[
     rendered: list[tuple[Any, Any]] = []  # (ragas message, source message)
     # ragas pairs results with calls by position only and needs no result per call:
     # unanswered calls stay open rather than getting synthetic results.
-    for message in transcript.ordered("keep"):
+    # Read only, so the in-order projection may hand over the transcript's own messages.
+    for message in project(transcript, policy="keep", copy=False).messages:
         if is_synthetic(message):
             continue  # ragas keeps unanswered calls without results
         carries_calls = isinstance(message, AssistantMessage) and message.tool_calls

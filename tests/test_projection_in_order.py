@@ -115,6 +115,59 @@ def test_the_in_order_path_keeps_the_transcripts_own_messages() -> None:
                 assert id(message) in own, name
 
 
+def _read(message: Message) -> Any:
+    """What a reader of a projected message sees: an assistant's text joined, its calls."""
+    if not isinstance(message, AssistantMessage):
+        return message.to_dict()
+    return (
+        message.id,
+        message.content or "",
+        [
+            (c.id, c.name, c.arguments, c.encrypted_value, c.metadata)
+            for c in message.tool_calls or ()
+        ],
+        (message.name, message.metadata, message.subagent_run_id, message.encrypted_value),
+    )
+
+
+def _read_outcome(transcript: Transcript, policy: Policy, *, copy: bool) -> Any:
+    try:
+        projection = project(transcript, policy=policy, copy=copy)
+    except ProjectionError as error:
+        return ("raised", str(error))
+    return (
+        [_read(m) for m in projection.messages],
+        [(d.code, d.message, d.tool_call_id, d.message_id) for d in projection.diagnostics],
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_reader_sees_the_same_projection_without_copies(policy: Policy) -> None:
+    for name, transcript in corpus():
+        before = transcript.to_dicts()
+        shared = _read_outcome(transcript, policy, copy=False)
+        assert shared == _read_outcome(transcript, policy, copy=True), name
+        assert transcript.to_dicts() == before, name  # trim edits copies only
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_without_copies_the_in_order_path_hands_over_its_own_messages(policy: Policy) -> None:
+    checked = 0
+    for name, transcript in corpus():
+        if _already_ordered(transcript) is None:
+            continue
+        own = {id(message) for message in transcript.messages}
+        try:
+            messages = project(transcript, policy=policy, copy=False).messages
+        except ProjectionError:
+            continue
+        for message in messages:
+            if isinstance(message, AssistantMessage):
+                assert (id(message) in own) == (policy != "trim"), name
+                checked += 1
+    assert checked >= 200
+
+
 def test_the_corpus_takes_both_paths() -> None:
     in_order = [_already_ordered(t) for _, t in corpus()]
     taken = [found for found in in_order if found is not None]
