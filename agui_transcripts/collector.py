@@ -59,6 +59,8 @@ class Collector:
     just before it is applied, the ENDs owed at :meth:`close` included: a watcher that
     keeps more than the transcript (the ragas drop-in's steps and timestamps). The
     delta lane's untimed plain deltas are not shown: they change nothing but text.
+    ``observe_types``, if given, shows it only the events of those types: a watcher that
+    reads a few types costs no call for the rest.
     """
 
     def __init__(
@@ -70,12 +72,14 @@ class Collector:
         sink: DiagnosticSink | None = None,
         limits: Limits | None = None,
         observe: Callable[[Event], None] | None = None,
+        observe_types: Iterable[str] | None = None,
     ) -> None:
         self._run_input = run_input
         self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
         self.limits = limits if limits is not None else DEFAULT_LIMITS
         self._observe = observe
+        self._observed_types = frozenset(observe_types) if observe_types is not None else None
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
@@ -165,8 +169,10 @@ class Collector:
             verifier.feed(item, index=index)
         observe = self._observe
         if observe is not None:
+            observed = self._observed_types
             for item in explicit:
-                observe(item)
+                if observed is None or item["type"] in observed:
+                    observe(item)
         reducer = self._reducer
         for item in explicit:
             reducer.apply(item, index)
@@ -213,8 +219,9 @@ class Collector:
         if not self._closed:
             self._closed = True
             observe = self._observe
+            observed = self._observed_types
             for explicit in self._pipeline.close_streams():
-                if observe is not None:
+                if observe is not None and (observed is None or explicit["type"] in observed):
                     observe(explicit)
                 self._reducer.apply(explicit, None)
             self._pipeline.verifier.close()

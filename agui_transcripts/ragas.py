@@ -32,7 +32,7 @@ import json
 import logging
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ._gc import gc_held
 from .adapters.ragas import ai_message, import_ragas_messages, to_ragas
@@ -79,6 +79,12 @@ def _import_ag_ui_core() -> Any:
     return core
 
 
+# The only events observe_ends reads.
+_ENDS_TYPES: Final = frozenset(
+    {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TOOL_CALL_START"}
+)
+
+
 class _RagasWatch:
     """What the ragas rendering needs beyond the transcript: steps, ends, timestamps.
 
@@ -94,7 +100,11 @@ class _RagasWatch:
         self.ended: set[str] = set()
         self.parentless: set[str] = set()
         self.timestamp_of: dict[str, Any] = {}
-        self.collector = Collector(observe=self.observe if metadata else self.observe_ends)
+        self.collector = (
+            Collector(observe=self.observe)
+            if metadata
+            else Collector(observe=self.observe_ends, observe_types=_ENDS_TYPES)
+        )
 
     def observe_ends(self, event: Event) -> None:
         """The starts, ends and parentless calls: all a rendering without metadata reads."""

@@ -197,3 +197,28 @@ def test_observe_sees_each_explicit_event_and_the_ends_owed_at_close() -> None:
     assert {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "c", "timestamp": 5} in seen
     assert kinds[-1] == "TEXT_MESSAGE_END"
     assert transcript.messages[0].to_dict()["content"] == "abc"
+
+
+def test_observe_types_shows_only_those_types_and_the_ends_owed_at_close() -> None:
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "STEP_STARTED", "stepName": "s"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "a"},
+        {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
+    ]
+    everything: list[dict[str, Any]] = []
+    some: list[dict[str, Any]] = []
+    watched = {"TEXT_MESSAGE_START", "TEXT_MESSAGE_END", "TOOL_CALL_START"}
+    full = Collector(observe=everything.append)
+    filtered = Collector(observe=some.append, observe_types=watched)
+    for event in events:
+        full.feed(event)
+        filtered.feed(event)
+    assert [event["type"] for event in some] == ["TOOL_CALL_START", "TEXT_MESSAGE_START"]
+    assert filtered.close().to_dicts() == full.close().to_dicts()
+    # The chunk stream's END is owed at close, and shown then.
+    assert [event["type"] for event in some][-1] == "TEXT_MESSAGE_END"
+    assert some == [event for event in everything if event["type"] in watched]
+    assert len(everything) > len(some)
