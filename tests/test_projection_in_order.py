@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -78,20 +78,24 @@ def _described(message: Message) -> dict[str, Any]:
     return out
 
 
-def _outcome(transcript: Transcript, policy: Policy, *, projector: bool) -> Any:
-    """The projection (or the error) through ``project``, or through the projector alone."""
+def _settled(make: Callable[[], Projection], describe: Callable[[Message], Any]) -> Any:
+    """A projection's messages (as ``describe`` sees them) and diagnostics, or its error."""
     try:
-        if projector:
-            reasons = _ReasonsFor(transcript.tool_calls)
-            projection: Projection = _reorder(transcript, policy, "inline", reasons)
-        else:
-            projection = project(transcript, policy=policy)
+        projection = make()
     except ProjectionError as error:
         return ("raised", str(error))
     return (
-        [_described(m) for m in projection.messages],
+        [describe(m) for m in projection.messages],
         [(d.code, d.message, d.tool_call_id, d.message_id) for d in projection.diagnostics],
     )
+
+
+def _outcome(transcript: Transcript, policy: Policy, *, projector: bool) -> Any:
+    """The projection (or the error) through ``project``, or through the projector alone."""
+    if projector:
+        reasons = _ReasonsFor(transcript.tool_calls)
+        return _settled(lambda: _reorder(transcript, policy, "inline", reasons), _described)
+    return _settled(lambda: project(transcript, policy=policy), _described)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -131,14 +135,7 @@ def _read(message: Message) -> Any:
 
 
 def _read_outcome(transcript: Transcript, policy: Policy, *, copy: bool) -> Any:
-    try:
-        projection = project(transcript, policy=policy, copy=copy)
-    except ProjectionError as error:
-        return ("raised", str(error))
-    return (
-        [_read(m) for m in projection.messages],
-        [(d.code, d.message, d.tool_call_id, d.message_id) for d in projection.diagnostics],
-    )
+    return _settled(lambda: project(transcript, policy=policy, copy=copy), _read)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
