@@ -60,7 +60,10 @@ class Collector:
     keeps more than the transcript (the ragas drop-in's steps and timestamps). The
     delta lane's untimed plain deltas are not shown: they change nothing but text.
     ``observe_types``, if given, shows it only the events of those types: a watcher that
-    reads a few types costs no call for the rest.
+    reads a few types costs no call for the rest. A plain delta with a timestamp is
+    shown (the timestamp may be the first its message carries) unless the watcher reads
+    no timestamps (``observe_timestamps=False``) or not that delta's type: then it takes
+    the lane unseen, as untimed ones do.
     """
 
     def __init__(
@@ -73,13 +76,24 @@ class Collector:
         limits: Limits | None = None,
         observe: Callable[[Event], None] | None = None,
         observe_types: Iterable[str] | None = None,
+        observe_timestamps: bool = True,
     ) -> None:
         self._run_input = run_input
         self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
         self.limits = limits if limits is not None else DEFAULT_LIMITS
         self._observe = observe
-        self._observed_types = frozenset(observe_types) if observe_types is not None else None
+        observed = frozenset(observe_types) if observe_types is not None else None
+        self._observed_types = observed
+        # The delta types whose timed plain deltas may take the lane: those no watcher
+        # reads a timestamp of.
+        self._timed_lane_types = frozenset(
+            kind
+            for kind in _DELTA_ID_KEYS
+            if observe is None
+            or not observe_timestamps
+            or (observed is not None and kind not in observed)
+        )
         self._setup(sink)
 
     def _setup(self, sink: DiagnosticSink | None) -> None:
@@ -146,8 +160,9 @@ class Collector:
                         size == _PLAIN_DELTA_KEYS
                         or (
                             # A delta's timestamp may be the first its message shows: a
-                            # watcher must see it, so a timed delta is plain only without.
-                            self._observe is None and type(event.get("timestamp")) in (int, float)
+                            # watcher that reads it must see it (see _timed_lane_types).
+                            kind in self._timed_lane_types
+                            and type(event.get("timestamp")) in (int, float)
                         )
                     )
                 ):

@@ -103,7 +103,9 @@ class _RagasWatch:
         self.collector = (
             Collector(observe=self.observe)
             if metadata
-            else Collector(observe=self.observe_ends, observe_types=_ENDS_TYPES)
+            else Collector(
+                observe=self.observe_ends, observe_types=_ENDS_TYPES, observe_timestamps=False
+            )
         )
 
     def observe_ends(self, event: Event) -> None:

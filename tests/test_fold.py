@@ -222,3 +222,32 @@ def test_observe_types_shows_only_those_types_and_the_ends_owed_at_close() -> No
     assert [event["type"] for event in some][-1] == "TEXT_MESSAGE_END"
     assert some == [event for event in everything if event["type"] in watched]
     assert len(everything) > len(some)
+
+
+def test_a_timed_delta_is_shown_only_to_a_watcher_that_reads_its_timestamp() -> None:
+    events: list[dict[str, Any]] = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "b", "timestamp": 5},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{}"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": " ", "timestamp": 6},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    timed = [event for event in events if "timestamp" in event]
+
+    def shown(**options: Any) -> list[dict[str, Any]]:
+        seen: list[dict[str, Any]] = []
+        collector = Collector(observe=seen.append, **options)
+        for event in events:
+            collector.feed(event)
+        assert collector.close().to_dicts() == fold(events).to_dicts()
+        return [event for event in seen if "timestamp" in event]
+
+    assert shown() == timed
+    assert shown(observe_timestamps=False) == []
+    # A watcher of text only reads the text delta's timestamp, not the argument's.
+    text_only = {"TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TOOL_CALL_START"}
+    assert shown(observe_types=text_only) == timed[:1]

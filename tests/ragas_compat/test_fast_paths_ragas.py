@@ -20,8 +20,8 @@ def _golden(path: Path) -> list[Any]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _rendered(events: list[Any]) -> list[Any]:
-    messages = convert_to_ragas_messages([dict(e) for e in events], metadata=True)
+def _rendered(events: list[Any], *, metadata: bool = True) -> list[Any]:
+    messages = convert_to_ragas_messages([dict(e) for e in events], metadata=metadata)
     return [m.model_dump() for m in messages]
 
 
@@ -40,14 +40,15 @@ STREAMS = [(p.stem, _golden(p)) for p in sorted(GOLDEN.glob("*.jsonl"))] + [
 CORPUS = [pytest.param(events, id=name) for name, events in STREAMS]
 
 
+@pytest.mark.parametrize("metadata", [True, False], ids=["metadata", "lean"])
 @pytest.mark.parametrize("events", CORPUS)
 def test_the_drop_in_renders_the_same_with_and_without_the_lane(
-    events: list[Any], monkeypatch: pytest.MonkeyPatch
+    events: list[Any], metadata: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fast = _rendered(events)
+    fast = _rendered(events, metadata=metadata)
     with monkeypatch.context() as patch:
         without_lane(patch)
-        general = _rendered(events)
+        general = _rendered(events, metadata=metadata)
     assert fast == general
 
 
@@ -74,6 +75,29 @@ def test_the_drop_in_collector_takes_the_lane(monkeypatch: pytest.MonkeyPatch) -
     [message] = collector.get_messages()
     assert message.content == "Hello!"
     assert message.tool_calls[0].args == {"a": 1}
+
+
+def test_without_metadata_timestamped_deltas_take_the_lane(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lean watch reads no timestamps, so a timed delta need not be shown to it."""
+    taken = count_lane(monkeypatch)
+    events = [
+        RS(),
+        TMS("m1", "assistant", timestamp=1),
+        *(TMC("m1", word, timestamp=2 + i) for i, word in enumerate(["Hel", "lo", "!"])),
+        TCS("c1", "f", "m1", timestamp=5),
+        TCA("c1", '{"a": ', timestamp=6),
+        TCA("c1", "1}", timestamp=7),
+        TCE("c1", timestamp=8),
+        TME("m1", timestamp=9),
+        RF(),
+    ]
+    [message] = convert_to_ragas_messages(events)
+    assert taken[0] == 5  # every delta: timed, and no watcher reads their timestamps
+    assert message.content == "Hello!"
+    assert message.tool_calls[0].args == {"a": 1}
+    assert convert_to_ragas_messages(events, metadata=True)[0].metadata["timestamp"] == 1
 
 
 def _watched(events: list[Any], *, metadata: bool) -> _RagasWatch:
