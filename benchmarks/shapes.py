@@ -188,8 +188,15 @@ def subagents(size: int) -> Iterator[Event]:
     yield {"type": "RUN_FINISHED", "threadId": "t", "runId": "run-1"}
 
 
+def timed(size: int) -> Iterator[Event]:
+    """``mixed`` with a timestamp (ms since the epoch) on every event, as producers send."""
+    for index, event in enumerate(mixed(size)):
+        yield {**event, "timestamp": 1_700_000_000_000 + index}
+
+
 SHAPES: dict[str, Shape] = {
     "mixed": mixed,
+    "timed": timed,
     "chunks": chunks,
     "tool_loop": tool_loop,
     "snapshots": snapshots,
