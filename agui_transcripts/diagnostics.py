@@ -114,6 +114,19 @@ RULES: dict[str, Rule] = _table(
     ),
     Rule("null-as-absent", "warning", "null in an optional position, read as absent", "W3"),
     Rule("legacy-field-alias", "info", "a pre-1.0 field name mapped to its 1.0 name", "P7"),
+    Rule(
+        "field-alias",
+        "warning",
+        "a field under a producer's own name, read as its 1.0 name (lenient mode)",
+        "P7",
+    ),
+    Rule(
+        "result-id-minted",
+        "info",
+        "a TOOL_CALL_RESULT without messageId; its tool message id minted (lenient mode)",
+        "A5",
+    ),
+    Rule("unknown-field", "info", "an event key no AG-UI 1.0 event defines; ignored", "V19"),
     # Chunk expansion (stage 2).
     Rule("chunk-missing-id", "error", "a first chunk without its id", "C4"),
     Rule("chunk-missing-name", "error", "a first TOOL_CALL_CHUNK without toolCallName", "C3"),

@@ -32,7 +32,7 @@ from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
-from .schema import COMMON, EVENTS, field_names
+from .schema import CAMEL_FIELDS, COMMON, EVENTS, FIELD_ALIASES, FieldAlias, field_names
 
 __all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event", "normalize_run_input"]
 
@@ -69,58 +69,21 @@ _NULL_GRANDFATHERED: Final = {
 _NONE: frozenset[str] = frozenset()
 _KEEP_NULL: Final = {"outcome": frozenset({"subagentRunId"})}
 
-# Every camelCase field name that appears in AG-UI 1.0 events and the structures they
-# carry (run input, messages, outcomes, interrupts, usage, content parts).
-_CAMEL_FIELDS: Final = frozenset(
-    {
-        "threadId",
-        "runId",
-        "parentRunId",
-        "protocolVersion",
-        "messageId",
-        "toolCallId",
-        "toolCallName",
-        "parentMessageId",
-        "subagentRunId",
-        "parentSubagentRunId",
-        "parentToolCallId",
-        "rawEvent",
-        "activityType",
-        "encryptedValue",
-        "encryptedValueType",
-        "entityId",
-        "stepName",
-        "pendingToolCallIds",
-        "interruptIds",
-        "interruptId",
-        "responseSchema",
-        "expiresAt",
-        "toolCalls",
-        "forwardedProps",
-        "mimeType",
-        "inputTokens",
-        "outputTokens",
-        "totalTokens",
-        "reasoningTokens",
-        "cachedInputTokens",
-        "cacheWriteInputTokens",
-    }
-)
+# The other spellings of fields (the one table, in schema.py): those of every type (also
+# read inside protocol structures) and those of one type, by alias.
+_GLOBAL_ALIASES: Final = {row.alias: row for row in FIELD_ALIASES if row.types is None}
 
 
-def _snake(name: str) -> str:
-    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name)
+def _aliases_by_type() -> dict[str, dict[str, FieldAlias]]:
+    by_type: dict[str, dict[str, FieldAlias]] = {}
+    for row in FIELD_ALIASES:
+        for kind in sorted(row.types or ()):
+            by_type.setdefault(kind, {})[row.alias] = row
+    return by_type
 
 
-_SNAKE_TO_CAMEL: dict[str, str] = {_snake(name): name for name in _CAMEL_FIELDS}
-# Pre-1.0 development names (P7).
-_ALIASES: dict[str, str] = {
-    "subagentId": "subagentRunId",
-    "subagent_id": "subagentRunId",
-    "parentSubagentId": "parentSubagentRunId",
-    "parent_subagent_id": "parentSubagentRunId",
-}
-_RENAMES: dict[str, str] = {**_SNAKE_TO_CAMEL, **_ALIASES}
+_TYPE_ALIASES: Final = _aliases_by_type()
+_RENAMES: Final = {alias: row.field for alias, row in _GLOBAL_ALIASES.items()}
 
 # Keys whose values are open JSON (user data): never rewritten.
 _OPEN_KEYS: Final = frozenset(
@@ -148,13 +111,23 @@ _NESTED_KEYS: Final = frozenset({"input", "messages", "outcome", "usage", "conte
 _NESTED_TYPES: Final = frozenset(
     {"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT", "TOOL_CALL_RESULT"}
 )
-# Event types that always take the full rewrite (nested structures, or a field to check).
-_SLOW_TYPES: Final = _NESTED_TYPES | {"REASONING_MESSAGE_START"}
+# Event types that always take the full rewrite (nested structures, a field to check, or
+# spellings of their own).
+_SLOW_TYPES: Final = _NESTED_TYPES | {"REASONING_MESSAGE_START"} | frozenset(_TYPE_ALIASES)
 # The rest: a dict of one of these with canonical keys and no null is already canonical.
 _FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
 
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
-_CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | _CAMEL_FIELDS)
+_CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | CAMEL_FIELDS)
+# A lenient repair that needs the full rewrite even when the keys look canonical: the
+# field a TOOL_CALL_RESULT may lack (its messageId, minted), and the spellings of one type
+# that are another type's field names ("result").
+_MINTED_FIELDS: Final = {"TOOL_CALL_RESULT": "messageId"}
+_AMBIGUOUS_ALIASES: Final = {
+    kind: frozenset(alias for alias in aliases if alias in _CANONICAL_KEYS)
+    for kind, aliases in _TYPE_ALIASES.items()
+}
+_REPAIRED_TYPES: Final = frozenset(_MINTED_FIELDS) | frozenset(_AMBIGUOUS_ALIASES)
 
 _is_canonical_key_set: Final = _CANONICAL_KEYS.issuperset
 # The decoder, Final: compiled, a final name is read from a C static, not the module dict.
@@ -366,6 +339,7 @@ class EventIntake:
     __slots__ = (
         "_max_events",
         "_minted",
+        "_reported",
         "_thinking_message",
         "_thinking_span",
         "count",
@@ -388,6 +362,8 @@ class EventIntake:
         self._minted = 0
         self._thinking_span: str | None = None
         self._thinking_message: str | None = None
+        # What is reported once per stream: unknown keys, producer spellings, minting.
+        self._reported: set[str] = set()
 
     def normalize(self, item: object, *, line: int | None = None) -> Event | None:
         """Return the canonical event for ``item``, or None if it is not applied.
@@ -438,8 +414,13 @@ class EventIntake:
                 type(kind) is str
                 and (
                     kind in _FAST_TYPES
-                    # A result or run end holding no structure: nothing to rewrite inside.
-                    or (kind in _NESTED_TYPES and _holds_no_structure(value))
+                    # A result or run end holding no structure: nothing to rewrite inside
+                    # (unless a lenient repair applies).
+                    or (
+                        kind in _NESTED_TYPES
+                        and _holds_no_structure(value)
+                        and (kind not in _REPAIRED_TYPES or self._as_sent(kind, value))
+                    )
                 )
                 and _is_canonical_key_set(value)
                 # Cheaper than scanning the values for None. (find, not `in`: bytes'
@@ -449,6 +430,30 @@ class EventIntake:
                 return value
             return self._from_mapping(value, index, line, from_object=False)
         return self._from_json(data, index, line)
+
+    def _as_sent(self, kind: str, event: dict[str, Any]) -> bool:
+        """Whether no lenient repair applies to an event whose keys look canonical."""
+        if self.sink.strict:
+            return True
+        minted = _MINTED_FIELDS.get(kind)
+        if minted is not None and minted not in event:
+            return False
+        ambiguous = _AMBIGUOUS_ALIASES.get(kind)
+        return ambiguous is None or ambiguous.isdisjoint(event)
+
+    def _report_once(
+        self, key: str, code: str, message: str, index: int, line: int | None, **ids: str | None
+    ) -> None:
+        if key not in self._reported:
+            self._reported.add(key)
+            self.sink.report(
+                code,
+                message,
+                event_index=index,
+                line=line,
+                message_id=ids.get("message_id"),
+                tool_call_id=ids.get("tool_call_id"),
+            )
 
     def skip(self, code: str, message: str, *, line: int | None = None) -> None:
         """Count an item that is not read (too large), reporting why."""
@@ -585,21 +590,34 @@ class EventIntake:
         optional = _OPTIONAL_FIELDS[kind]
         grandfathered = _NULL_GRANDFATHERED.get(kind, _NONE)
         nested = kind in _NESTED_TYPES
+        own_aliases = _TYPE_ALIASES.get(kind)
+        lenient = not sink.strict
+        unknown: list[str] = []
         event: dict[str, Any] = {"type": kind}
         for key, value in data.items():
             if key == "type":
                 continue
-            renamed = _RENAMES.get(key, key)
-            if renamed != key:
+            alias = _GLOBAL_ALIASES.get(key)
+            if alias is None and own_aliases is not None:
+                alias = own_aliases.get(key)
+                if alias is not None and not (lenient or alias.strict):
+                    alias = None  # strict mode rejects it, as the reference does
+            renamed = key
+            if alias is not None:
+                renamed = alias.field
                 if renamed in data:
                     continue  # the 1.0 spelling is present too and wins
-                if key in _ALIASES:
-                    sink.report(
-                        "legacy-field-alias",
-                        f"{key!r} read as {renamed!r}",
-                        event_index=index,
-                        line=line,
+                if alias.code is not None:
+                    self._report_once(
+                        f"alias:{kind}:{key}",
+                        alias.code,
+                        f"{kind}.{key} read as {renamed!r} ({alias.source}; every later "
+                        "event of the stream is read the same way)",
+                        index,
+                        line,
                     )
+            elif key not in _CANONICAL_KEYS:
+                unknown.append(key)
             if value is None and renamed not in _NULL_KEPT and renamed in optional:
                 if not from_object and renamed not in grandfathered:
                     sink.report(
@@ -615,9 +633,46 @@ class EventIntake:
                 value = _normalize_structure(value, _KEEP_NULL.get(renamed, _NONE))
             event[renamed] = value
 
+        if unknown:
+            self._report_unknown(kind, unknown, index, line)
+        if lenient and kind in _MINTED_FIELDS:
+            self._mint_result_id(event, index, line)
         if kind == "REASONING_MESSAGE_START":
             self._check_reasoning_role(event, index, line)
         return event
+
+    def _report_unknown(self, kind: str, keys: list[str], index: int, line: int | None) -> None:
+        """Keys AG-UI 1.0 gives no event: kept on the event, read by nobody; said once each."""
+        new = [key for key in keys if f"unknown:{key}" not in self._reported]
+        if not new:
+            return
+        self._reported.update(f"unknown:{key}" for key in new)
+        shown = ", ".join(repr(key) for key in new)
+        self.sink.report(
+            "unknown-field",
+            f"{kind} carries {shown}, which no AG-UI 1.0 event defines: ignored (each unknown "
+            "key is reported once per stream)",
+            event_index=index,
+            line=line,
+        )
+
+    def _mint_result_id(self, event: Event, index: int, line: int | None) -> None:
+        """A TOOL_CALL_RESULT without a messageId gets one, derived from its call."""
+        call_id = event.get("toolCallId")
+        if event.get("messageId") is not None or not isinstance(call_id, str):
+            return
+        event["messageId"] = minted = f"{call_id}-result"
+        self._report_once(
+            "minted:TOOL_CALL_RESULT",
+            "result-id-minted",
+            f"TOOL_CALL_RESULT for {call_id!r} has no messageId: the tool message is "
+            f"{minted!r} (every later result without one gets its call id and '-result'; "
+            "reported once per stream)",
+            index,
+            line,
+            message_id=minted,
+            tool_call_id=call_id,
+        )
 
     def _check_reasoning_role(self, event: Event, index: int, line: int | None) -> None:
         role = event.get("role")

@@ -1,9 +1,9 @@
-"""The AG-UI 1.0 event types and their top-level fields: the one table of event shapes.
+"""The AG-UI 1.0 event types, their top-level fields, and the other spellings of those fields.
 
 From the protocol's 1.0 JSON schema. Intake (:mod:`.events`) reads which fields each
-type may carry (to tell an absent field from a null one); verification (:mod:`.verify`)
-reads what kind of JSON value each must hold (rule V19). A new event type, or a new
-field, is one entry here.
+type may carry (to tell an absent field from a null one) and which other names producers
+send them under; verification (:mod:`.verify`) reads what kind of JSON value each must
+hold (rule V19). A new event type, a new field or a new spelling is one entry here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-__all__ = ["COMMON", "EVENTS", "EventShape", "Field", "FieldKind", "field_names"]
+__all__ = [
+    "CAMEL_FIELDS",
+    "COMMON",
+    "EVENTS",
+    "FIELD_ALIASES",
+    "EventShape",
+    "Field",
+    "FieldAlias",
+    "FieldKind",
+    "field_names",
+    "snake_case",
+]
 
 FieldKind = Literal["string", "object", "array", "boolean", "number", "string|array", "data"]
 """The JSON kind a field holds; ``data`` is the producer's own value, of any kind."""
@@ -168,3 +179,112 @@ def field_names() -> frozenset[str]:
     for shape in EVENTS.values():
         names.update(field.name for field in shape.fields)
     return frozenset(names)
+
+
+# -- other spellings -------------------------------------------------------------------
+
+#: Every camelCase field name of AG-UI 1.0 events and of the structures they carry (run
+#: input, messages, outcomes, interrupts, usage, content parts): the names whose Python
+#: SDK attribute spelling (snake_case) is read as the wire name, at any depth.
+CAMEL_FIELDS: Final = frozenset(
+    {
+        "threadId",
+        "runId",
+        "parentRunId",
+        "protocolVersion",
+        "messageId",
+        "toolCallId",
+        "toolCallName",
+        "parentMessageId",
+        "subagentRunId",
+        "parentSubagentRunId",
+        "parentToolCallId",
+        "rawEvent",
+        "activityType",
+        "encryptedValue",
+        "encryptedValueType",
+        "entityId",
+        "stepName",
+        "pendingToolCallIds",
+        "interruptIds",
+        "interruptId",
+        "responseSchema",
+        "expiresAt",
+        "toolCalls",
+        "forwardedProps",
+        "mimeType",
+        "inputTokens",
+        "outputTokens",
+        "totalTokens",
+        "reasoningTokens",
+        "cachedInputTokens",
+        "cacheWriteInputTokens",
+    }
+)
+
+
+def snake_case(name: str) -> str:
+    """The Python SDK's attribute name for a wire field (``toolCallId`` -> ``tool_call_id``)."""
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldAlias:
+    """Another name a producer sends a field under, read as the field.
+
+    ``types``: the event types it applies to (None: every type, and nested structures).
+    ``strict``: whether strict mode reads it too; a spelling the reference client would
+    reject (a producer's own field name) is recovered in lenient mode only, where it is
+    reported with ``code``. ``source``: where the spelling comes from.
+    """
+
+    alias: str
+    field: str
+    source: str
+    types: frozenset[str] | None = None
+    strict: bool = True
+    code: str | None = None
+
+
+#: Every other spelling the intake reads, one row each. The snake_case rows are the
+#: Python SDK's attribute names (its models accept and dump both spellings); the rest
+#: were seen in real producers' streams. The SDK's release history renamed no event
+#: field: its only other names are the pre-1.0 subagent ones (P7).
+FIELD_ALIASES: Final[tuple[FieldAlias, ...]] = (
+    *(
+        FieldAlias(snake_case(name), name, "the Python SDK's attribute name")
+        for name in sorted(CAMEL_FIELDS)
+    ),
+    FieldAlias(
+        "subagentId",
+        "subagentRunId",
+        "pre-1.0 TypeScript development name (P7)",
+        code="legacy-field-alias",
+    ),
+    FieldAlias(
+        "subagent_id",
+        "subagentRunId",
+        "pre-1.0 TypeScript development name (P7)",
+        code="legacy-field-alias",
+    ),
+    FieldAlias(
+        "parentSubagentId",
+        "parentSubagentRunId",
+        "pre-1.0 TypeScript development name (P7)",
+        code="legacy-field-alias",
+    ),
+    FieldAlias(
+        "parent_subagent_id",
+        "parentSubagentRunId",
+        "pre-1.0 TypeScript development name (P7)",
+        code="legacy-field-alias",
+    ),
+    FieldAlias(
+        "result",
+        "content",
+        "hand-written producers and encoders that name the tool output after the event",
+        types=frozenset({"TOOL_CALL_RESULT"}),
+        strict=False,
+        code="field-alias",
+    ),
+)

@@ -327,15 +327,15 @@ class Verifier:
             value = event.get(field, _ABSENT)
             if type(value) in exact:
                 continue
+            shown = "string or array" if expected == _STR_OR_ARR else expected
             if value is _ABSENT:
                 if required:
                     self._report(
                         "malformed-event",
-                        f"{kind}.{field}: Required: expected {expected}, received undefined",
+                        f"{kind}.{field}: Required: expected {shown}, received undefined",
                     )
                 continue
             if not _kind_matches(value, expected):
-                shown = "string or array" if expected == _STR_OR_ARR else expected
                 self._report(
                     "malformed-event",
                     f"{kind}.{field}: expected {shown}, received {_received(value)}",

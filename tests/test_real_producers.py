@@ -1,0 +1,158 @@
+"""Streams the way producers nobody here wrote send them: each defect found on recorded runs.
+
+Every test builds a stream of one shape seen in runs recorded by others from real models
+(hand-written wrappers around provider APIs, framework adapters, recorders adding their
+own keys) and holds the fold to what an evaluator must read from it: every result the
+stream carries is a real result right after its call, every streamed text is kept or
+named by a diagnostic, nothing is invented. ``tests/test_dialect_properties.py`` carries
+the same shapes over generated streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from agui_transcripts import ProtocolError, Transcript, afold, fold
+from agui_transcripts.model import AssistantMessage, ToolMessage
+from agui_transcripts.projection import is_synthetic
+
+from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS, codes
+
+Event = dict[str, Any]
+
+
+def _sse(events: list[Event]) -> bytes:
+    return "".join(f"data: {json.dumps(event)}\n\n" for event in events).encode()
+
+
+def _jsonl(events: list[Event]) -> bytes:
+    return "".join(json.dumps(event) + "\n" for event in events).encode()
+
+
+async def _lines(events: list[Event]) -> AsyncIterator[bytes]:
+    for line in _jsonl(events).splitlines(keepends=True):
+        yield line
+
+
+#: Every way a stream reaches the fold: event dicts, JSON text per event, duck-typed
+#: objects, a JSONL log, an SSE body and an async source of lines.
+READERS: dict[str, Callable[..., Transcript]] = {
+    "dicts": lambda events, **kw: fold(events, **kw),
+    "json-text": lambda events, **kw: fold([json.dumps(e) for e in events], **kw),
+    "objects": lambda events, **kw: fold([SimpleNamespace(**e) for e in events], **kw),
+    "jsonl": lambda events, **kw: fold(_jsonl(events), **kw),
+    "sse": lambda events, **kw: fold(_sse(events), **kw),
+    "async-jsonl": lambda events, **kw: asyncio.run(afold(_lines(events), **kw)),
+}
+
+
+def conversation(transcript: Transcript) -> list[tuple[str, str, str | None, bool]]:
+    """What an evaluator reads of ``ordered()``: role, text or call, answered id, synthetic."""
+    out: list[tuple[str, str, str | None, bool]] = []
+    for message in transcript.ordered():
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            for call in message.tool_calls:
+                out.append(("call", f"{call.name} {call.arguments}", call.id, False))
+        if isinstance(message, ToolMessage):
+            out.append(("tool", message.text, message.tool_call_id, is_synthetic(message)))
+        elif message.text:
+            out.append((message.role, message.text, None, False))
+    return out
+
+
+# -- 1. a result under another field name ------------------------------------------------------
+
+
+def calculator_run(result: Event) -> list[Event]:
+    """A hand-written wrapper: a call, its result as the wrapper spells it, the answer."""
+    return [
+        RS(),
+        TCS("tc-1", "calculator", "m1"),
+        TCA("tc-1", '{"expression": "42 * 17"}'),
+        TCE("tc-1"),
+        result,
+        TMS("m2"),
+        TMC("m2", "42 times 17 is 714."),
+        TME("m2"),
+        RF(),
+    ]
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_result_under_another_field_name_is_the_calls_result(reader: str) -> None:
+    events = calculator_run({"type": "TOOL_CALL_RESULT", "toolCallId": "tc-1", "result": "714"})
+    transcript = READERS[reader](events)
+    assert conversation(transcript) == [
+        ("call", 'calculator {"expression": "42 * 17"}', "tc-1", False),
+        ("tool", "714", "tc-1", False),
+        ("assistant", "42 times 17 is 714.", None, False),
+    ]
+    assert transcript.tool_calls["tc-1"].result_message_ids == ["tc-1-result"]
+    assert transcript.tool_calls["tc-1"].state == "resolved_server"
+    # The alias is a warning naming it; the minted id is said once; nothing is malformed.
+    assert codes(transcript, "field-alias", "result-id-minted", "malformed-event") == [
+        "field-alias",
+        "result-id-minted",
+    ]
+    [alias] = [d for d in transcript.diagnostics if d.code == "field-alias"]
+    assert "TOOL_CALL_RESULT.result read as 'content'" in alias.message
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_result_under_another_field_name_is_rejected_in_strict_mode(reader: str) -> None:
+    events = calculator_run({"type": "TOOL_CALL_RESULT", "toolCallId": "tc-1", "result": "714"})
+    with pytest.raises(ProtocolError, match=r"TOOL_CALL_RESULT\.messageId: Required"):
+        READERS[reader](events, strict=True)
+
+
+def test_aliases_and_minted_ids_are_reported_once_per_stream() -> None:
+    events = [
+        RS(),
+        *[TCS(f"c{n}", "lookup", "m1") for n in range(3)],
+        *[TCE(f"c{n}") for n in range(3)],
+        *[{"type": "TOOL_CALL_RESULT", "toolCallId": f"c{n}", "result": f"r{n}"} for n in range(3)],
+        RF(),
+    ]
+    transcript = fold(events)
+    assert codes(transcript, "field-alias", "result-id-minted") == [
+        "field-alias",
+        "result-id-minted",
+    ]
+    assert [m.text for m in transcript.ordered() if isinstance(m, ToolMessage)] == [
+        "r0",
+        "r1",
+        "r2",
+    ]
+
+
+def test_the_1_0_spelling_wins_over_the_alias() -> None:
+    both = {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "tc-1"}
+    transcript = fold(calculator_run({**both, "content": "714", "result": "ignored"}))
+    assert [m.text for m in transcript.messages if isinstance(m, ToolMessage)] == ["714"]
+    assert codes(transcript, "field-alias", "result-id-minted") == []
+
+
+def test_the_alias_applies_to_its_own_event_type_only() -> None:
+    """``result`` is RUN_FINISHED's own field: it stays the run's result there."""
+    events = calculator_run(
+        {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "tc-1", "content": "714"}
+    )
+    events[-1] = RF(result={"answer": 714})
+    transcript = fold(events)
+    assert transcript.runs[0].result == {"answer": 714}
+    assert codes(transcript, "field-alias") == []
+
+
+def test_a_result_without_message_id_is_kept_in_lenient_mode() -> None:
+    events = calculator_run({"type": "TOOL_CALL_RESULT", "toolCallId": "tc-1", "content": "714"})
+    transcript = fold(_jsonl(events))
+    assert conversation(transcript)[1] == ("tool", "714", "tc-1", False)
+    assert codes(transcript, "result-id-minted", "malformed-event") == ["result-id-minted"]
+    with pytest.raises(ProtocolError, match="messageId: Required"):
+        fold(_jsonl(events), strict=True)
