@@ -243,7 +243,9 @@ class ChunkNormalizer:
         """
         return not self._lanes and not self._last_closed
 
-    def plain_continuation(self, event: Event) -> tuple[str, str, object] | None:
+    def plain_continuation(
+        self, event: Event, size: int | None = None
+    ) -> tuple[str, str, object] | None:
         """What a chunk holding only a delta continues, when nothing about it is special.
 
         For a TEXT or TOOL chunk whose fields are its delta, perhaps the id of the stream
@@ -251,6 +253,8 @@ class ChunkNormalizer:
         the CONTENT/ARGS event :meth:`feed` would emit (tag ``None`` when untagged); the
         stream stays as it is. None when :meth:`feed` must decide (anything else): a
         reaction of :meth:`feed` to such a chunk must make this return None for it.
+        ``size``: how many of the event's keys count (keys no AG-UI event defines do not;
+        all of them when not given).
         """
         kind = _CHUNK_KIND.get(event["type"])
         if kind is None or kind == REASONING:
@@ -260,7 +264,8 @@ class ChunkNormalizer:
             return None
         tag = event.get("subagentRunId", _MISSING)
         item_id = event.get(_ID_KEY[kind], _MISSING)
-        if len(event) != _TYPE_AND_DELTA + (tag is not _MISSING) + (item_id is not _MISSING):
+        counted = len(event) if size is None else size
+        if counted != _TYPE_AND_DELTA + (tag is not _MISSING) + (item_id is not _MISSING):
             return None
         if item_id is not _MISSING:
             if type(item_id) is not str:

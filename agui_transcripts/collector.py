@@ -14,7 +14,7 @@ from typing import Any, Final
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import Event, EventIntake, normalize_run_input
+from .events import Event, EventIntake, normalize_run_input, unknown_key_count
 from .limits import DEFAULT_LIMITS, Limits
 from .model import ToolMessage
 from .ownership import settle
@@ -33,6 +33,7 @@ _DELTA_ID_KEYS: Final = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": 
 _PLAIN_DELTA_KEYS: Final = 3
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES: Final = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
+_LANE_TYPES: Final = _CHUNK_TYPES | frozenset(_DELTA_ID_KEYS)
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -144,6 +145,9 @@ class Collector:
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
         size = len(event)
+        if size > _PLAIN_DELTA_KEYS + 1 and event["type"] in _LANE_TYPES:
+            # Keys no event defines (a recorder's own) make no delta special.
+            size -= unknown_key_count(event)
         if size <= _PLAIN_DELTA_KEYS + 1:
             kind = event["type"]
             found = self._routes.get(kind)
@@ -173,7 +177,7 @@ class Collector:
                         return
                     if self._plain_delta(kind, item_id, delta, index):
                         return
-            elif kind in _CHUNK_TYPES and self._plain_chunk(event, index):
+            elif kind in _CHUNK_TYPES and self._plain_chunk(event, index, size):
                 return
         if self._routed:
             self._forget_routes()
@@ -213,10 +217,13 @@ class Collector:
             self._routed = True
         return True
 
-    def _plain_chunk(self, event: Event, index: int | None) -> bool:
-        """The delta lane for a chunk that only continues its open stream."""
+    def _plain_chunk(self, event: Event, index: int | None, size: int) -> bool:
+        """The delta lane for a chunk that only continues its open stream.
+
+        ``size``: how many of its keys AG-UI defines.
+        """
         pipeline = self._pipeline
-        found = pipeline.chunks.plain_continuation(event)
+        found = pipeline.chunks.plain_continuation(event, size)
         if found is None:
             return False
         content, stream_id, tag = found

@@ -34,7 +34,14 @@ from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
 from .schema import CAMEL_FIELDS, COMMON, EVENTS, FIELD_ALIASES, FieldAlias, field_names
 
-__all__ = ["EVENT_TYPES", "Event", "EventIntake", "normalize_event", "normalize_run_input"]
+__all__ = [
+    "EVENT_TYPES",
+    "Event",
+    "EventIntake",
+    "normalize_event",
+    "normalize_run_input",
+    "unknown_key_count",
+]
 
 Event = dict[str, Any]
 """A canonical event: the AG-UI wire dict (camelCase keys, ``type`` a plain string)."""
@@ -132,6 +139,18 @@ _REPAIRED_TYPES: Final = frozenset(_MINTED_FIELDS) | frozenset(_AMBIGUOUS_ALIASE
 _is_canonical_key_set: Final = _CANONICAL_KEYS.issuperset
 # The decoder, Final: compiled, a final name is read from a C static, not the module dict.
 _loads: Final = loads
+
+
+def unknown_key_count(event: dict[str, Any]) -> int:
+    """How many of an event's keys no AG-UI 1.0 event defines (a recorder's own, say).
+
+    Nobody reads them: an event with such keys means what it means without them.
+    """
+    count = 0
+    for key in event:
+        if key not in _CANONICAL_KEYS:
+            count += 1
+    return count
 
 
 def _holds_no_structure(event: dict[str, Any]) -> bool:

@@ -156,3 +156,78 @@ def test_a_result_without_message_id_is_kept_in_lenient_mode() -> None:
     assert codes(transcript, "result-id-minted", "malformed-event") == ["result-id-minted"]
     with pytest.raises(ProtocolError, match="messageId: Required"):
         fold(_jsonl(events), strict=True)
+
+
+# -- 9. a recorder's own keys on every event ---------------------------------------------------
+
+RECORDER_KEYS = {"_timestamp": 1796119586.25, "_offset_ms": 12, "_index": 0}
+
+
+def with_recorder_keys(events: list[Event]) -> list[Event]:
+    """Each event as a recorder writes it: its own keys, and a producer's usage on some."""
+    out = []
+    for index, event in enumerate(events):
+        extra: Event = {**RECORDER_KEYS, "_index": index}
+        if event["type"] in ("TEXT_MESSAGE_END", "RUN_FINISHED"):
+            extra["usage_metadata"] = {"input_tokens": 12, "output_tokens": 3}
+        out.append({**event, **extra})
+    return out
+
+
+def chatty_run() -> list[Event]:
+    """Text triads, a chunked answer and a call with its result: every delta kind."""
+    return [
+        *calculator_run(
+            {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "tc-1", "content": "714"}
+        )[:-1],
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m3", "role": "assistant", "delta": "One"},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m3", "delta": " more"},
+        {"type": "TEXT_MESSAGE_CHUNK", "delta": " thing."},
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "tc-2", "toolCallName": "lookup", "delta": "{"},
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "tc-2", "delta": "}"},
+        RF(),
+    ]
+
+
+def _same_fold(left: Transcript, right: Transcript) -> None:
+    assert left.to_dicts() == right.to_dicts()
+    assert [m.to_dict() for m in left.ordered()] == [m.to_dict() for m in right.ordered()]
+    assert [r.to_dict() for r in left.runs] == [r.to_dict() for r in right.runs]
+    assert {k: r.to_dict() for k, r in left.tool_calls.items()} == {
+        k: r.to_dict() for k, r in right.tool_calls.items()
+    }
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_recorders_keys_change_nothing_but_one_note_per_key(reader: str) -> None:
+    events = chatty_run()
+    plain, recorded = READERS[reader](events), READERS[reader](with_recorder_keys(events))
+    _same_fold(recorded, plain)
+    assert codes(plain) == ["owner-unknown"]  # tc-2 is unanswered, by whom is not said
+    notes = [
+        (d.code, d.severity, d.event_index, d.message)
+        for d in recorded.diagnostics
+        if d.code != "owner-unknown"
+    ]
+    usage = ("unknown-field", "info", 7)  # first seen on a TEXT_MESSAGE_END
+    if reader == "objects":  # an object's underscored attributes are its own, not fields
+        assert [note[:3] for note in notes] == [usage]
+    else:
+        assert [note[:3] for note in notes] == [("unknown-field", "info", 0), usage]
+        assert "'_timestamp', '_offset_ms', '_index'" in notes[0][3]
+    assert "'usage_metadata'" in notes[-1][3]
+
+
+def test_a_delta_with_a_recorders_keys_takes_the_delta_lane(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from .lane import count_lane
+
+    events = chatty_run()
+    taken = count_lane(monkeypatch)
+    fold(_jsonl(events))
+    plainly = taken[0]
+    taken[0] = 0
+    fold(_jsonl(with_recorder_keys(events)))
+    assert plainly >= 4  # the deltas and chunk continuations of this stream
+    assert taken[0] == plainly
