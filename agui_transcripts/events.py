@@ -32,7 +32,15 @@ from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
-from .schema import CAMEL_FIELDS, COMMON, EVENTS, FIELD_ALIASES, FieldAlias, field_names
+from .schema import (
+    CAMEL_FIELDS,
+    COMMON,
+    EVENTS,
+    FIELD_ALIASES,
+    FieldAlias,
+    field_names,
+    snake_case,
+)
 
 __all__ = [
     "EVENT_TYPES",
@@ -339,6 +347,50 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool] | None:
     return fields, canonical
 
 
+# Each type's fields by the attribute names an object may hold them under (its SDK
+# attribute name first, then the wire name).
+_ATTRIBUTES: Final = {
+    kind: tuple(
+        (snake_case(wire), wire)
+        for wire in sorted(
+            {field.name for field in (*COMMON, *shape.fields)}
+            | ({"subagentRunId"} if shape.attributed else set())
+        )
+    )
+    for kind, shape in EVENTS.items()
+}
+
+
+def _attribute_fields(item: object) -> dict[str, Any]:
+    """A duck-typed event's fields, read as attributes, the way ragas reads events.
+
+    Its instance attributes, then those its classes define (class attributes, slots,
+    properties), leaving out underscored ones (its own) and methods; then each field its
+    type defines that it answers for some other way (``__getattr__``). A method or a
+    mock's automatic attribute is not a field.
+    """
+    fields: dict[str, Any] = {}
+    if hasattr(item, "__dict__"):
+        fields = {k: v for k, v in vars(item).items() if not k.startswith("_")}
+    for cls in type(item).__mro__[:-1]:  # not object's own
+        for name in vars(cls):
+            if not name.startswith("_") and name not in fields:
+                value = getattr(item, name, _FAILED)
+                if value is not _FAILED and not callable(value):
+                    fields[name] = value
+    fields["type"] = item.type  # type: ignore[attr-defined]
+    kind = _type_name(fields["type"])
+    for names in _ATTRIBUTES.get(kind, ()) if isinstance(kind, str) else ():
+        if any(name in fields for name in names):
+            continue
+        for name in names:
+            value = getattr(item, name, _FAILED)
+            if value is not _FAILED and not callable(value):
+                fields[name] = value
+                break
+    return fields
+
+
 def _type_name(value: object) -> object:
     if isinstance(value, enum.Enum):
         return value.value
@@ -559,8 +611,8 @@ class EventIntake:
             return self._from_mapping(fields, index, line, from_object=True)
         if dataclasses.is_dataclass(item) and not isinstance(item, type):
             fields = dataclasses.asdict(item)
-        elif hasattr(item, "type") and hasattr(item, "__dict__"):
-            fields = {k: v for k, v in vars(item).items() if not k.startswith("_")}
+        elif hasattr(item, "type"):
+            fields = _attribute_fields(item)
         else:
             self.sink.report(
                 "unsupported-input",

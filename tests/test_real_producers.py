@@ -21,6 +21,7 @@ import pytest
 from agui_transcripts import ProtocolError, Transcript, afold, fold
 from agui_transcripts.model import AssistantMessage, ToolMessage
 from agui_transcripts.projection import is_synthetic
+from agui_transcripts.schema import snake_case
 
 from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS, codes
 
@@ -40,12 +41,20 @@ async def _lines(events: list[Event]) -> AsyncIterator[bytes]:
         yield line
 
 
+def _class_object(event: Event) -> object:
+    """An event as some callers hand it over: its fields on its class, snake_case."""
+    fields = {snake_case(key): value for key, value in event.items()}
+    return type("DuckEvent", (), fields)()
+
+
 #: Every way a stream reaches the fold: event dicts, JSON text per event, duck-typed
-#: objects, a JSONL log, an SSE body and an async source of lines.
+#: objects (fields on the instance, or on the class as ragas's own tests write them), a
+#: JSONL log, an SSE body and an async source of lines.
 READERS: dict[str, Callable[..., Transcript]] = {
     "dicts": lambda events, **kw: fold(events, **kw),
     "json-text": lambda events, **kw: fold([json.dumps(e) for e in events], **kw),
     "objects": lambda events, **kw: fold([SimpleNamespace(**e) for e in events], **kw),
+    "class-objects": lambda events, **kw: fold([_class_object(e) for e in events], **kw),
     "jsonl": lambda events, **kw: fold(_jsonl(events), **kw),
     "sse": lambda events, **kw: fold(_sse(events), **kw),
     "async-jsonl": lambda events, **kw: asyncio.run(afold(_lines(events), **kw)),
@@ -210,7 +219,7 @@ def test_a_recorders_keys_change_nothing_but_one_note_per_key(reader: str) -> No
         if d.code != "owner-unknown"
     ]
     usage = ("unknown-field", "info", 7)  # first seen on a TEXT_MESSAGE_END
-    if reader == "objects":  # an object's underscored attributes are its own, not fields
+    if reader in ("objects", "class-objects"):  # underscored attributes are the object's own
         assert [note[:3] for note in notes] == [usage]
     else:
         assert [note[:3] for note in notes] == [("unknown-field", "info", 0), usage]

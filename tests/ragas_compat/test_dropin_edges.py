@@ -150,3 +150,51 @@ def test_a_dict_delta_chunk_attaches_to_the_next_text_message_as_in_ragas(kind: 
             content="Searching.", tool_calls=[ToolCall(name="search", args={"query": "weather"})]
         )
     ]
+
+
+# -- issue 33, item 8: duck-typed events whose fields live on their class -------------------
+
+
+class _ClassChunk:
+    """The shape of ragas's own dict-delta test, with the fields on the class."""
+
+    type = "TOOL_CALL_CHUNK"
+    tool_call_id = "tc-1"
+    tool_call_name = "calculate"
+    delta: Any = {"operation": "add", "values": [1, 2, 3]}  # noqa: RUF012
+
+
+class _ClassText:
+    type = "TEXT_MESSAGE_CHUNK"
+    message_id = "msg-1"
+    role = "assistant"
+    delta = "Result is 6"
+
+
+def _after_class_chunk(module: Any) -> list[Any]:
+    collector = module.AGUIEventCollector()
+    collector._handle_tool_call_chunk(_ClassChunk())
+    for event in (
+        TextMessageStartEvent(message_id="msg-2", role="assistant"),
+        TextMessageContentEvent(message_id="msg-2", delta="Result is 6"),
+        TextMessageEndEvent(message_id="msg-2"),
+    ):
+        collector.process_event(event)
+    messages: list[Any] = collector.get_messages()
+    return messages
+
+
+def test_a_chunk_whose_fields_are_class_attributes_keeps_its_call() -> None:
+    ours, theirs = _after_class_chunk(dropin), _after_class_chunk(upstream)
+    assert [(type(m), m.content) for m in ours] == [(AIMessage, "Result is 6")]
+    assert [(c.name, c.args) for c in ours[0].tool_calls] == [
+        ("calculate", {"operation": "add", "values": [1, 2, 3]})
+    ]
+    assert ours == theirs
+
+
+def test_class_attribute_events_convert_as_their_dicts_do() -> None:
+    """Every entry of the drop-in reads such objects the way ragas does: by attribute."""
+    converted = dropin.convert_to_ragas_messages([_ClassText()])
+    assert [(type(m), m.content) for m in converted] == [(AIMessage, "Result is 6")]
+    assert converted == upstream.convert_to_ragas_messages([_ClassText()])
