@@ -229,6 +229,12 @@ RULES: dict[str, Rule] = _table(
     Rule("langchain-dropped", "info", "what LangChain messages do not render", "I15"),
     Rule("agui-model-degraded", "warning", "content an older ag-ui-protocol cannot hold", "P5"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),
+    Rule(
+        "resume-unconfirmed",
+        "info",
+        "a producer's echo of a run input after an interrupt names no resume",
+        "T7",
+    ),
 )
 
 

@@ -416,18 +416,30 @@ class Reducer:
         ):
             if isinstance(event.get(key), str):
                 setattr(run, attr, event[key])
-        run_input = event.get("input")
-        if isinstance(run_input, dict):
-            run.new_turn = self._add_input_messages(run_input) or run.new_turn
+        echo = event.get("input")
+        if isinstance(echo, dict):
+            run.new_turn = self._add_input_messages(echo) or run.new_turn
+            # The input the client sent is what was sent: the producer's echo of it may add
+            # what the recording lacks, never take away (an echo without the resume).
+            sent = run.input is not None
+            run_input = {**echo, **run.input} if run.input is not None else echo
             run.input = run_input
             if isinstance(run_input.get("resume"), list):
                 run.resume = [r for r in run_input["resume"] if isinstance(r, dict)]
             if isinstance(run_input.get("tools"), list):
                 run.tools = run_input["tools"]
-        self._check_resume(run)
+            self._check_resume(run, echoed=not sent)
+        else:
+            self._check_resume(run)
 
-    def _check_resume(self, run: RunRecord) -> None:
-        """T7: a run after an interrupt must resume every pending interrupt."""
+    def _check_resume(self, run: RunRecord, *, echoed: bool = False) -> None:
+        """T7: a run after an interrupt must resume every pending interrupt.
+
+        Checked against the input the client sent, as the reference client checks its
+        own request. ``echoed``: only the producer's echo of the input is known, and
+        producers leave the resume out of it (ag-ui-claude-sdk), so a missing one is
+        noted, not taken for the client's omission.
+        """
         if run.index == 0 or run.input is None:
             return
         interrupts = pending_interrupts(self.runs, before=run.index)
@@ -440,7 +452,14 @@ class Reducer:
             else set()
         )
         missing = [str(i.get("id")) for i in interrupts if i.get("id") not in covered]
-        if missing:
+        if missing and echoed:
+            self._report(
+                "resume-unconfirmed",
+                f"the producer's echo of the run input resumes none of the {len(missing)} "
+                f"pending interrupt(s) {', '.join(missing)}; echoes leave the resume out, and "
+                "the client's own input was not given",
+            )
+        elif missing:
             self._report(
                 "resume-missing",
                 f"Thread has {len(missing)} pending interrupt(s) not addressed by resume: "

@@ -240,3 +240,72 @@ def test_a_delta_with_a_recorders_keys_takes_the_delta_lane(
     fold(_jsonl(with_recorder_keys(events)))
     assert plainly >= 4  # the deltas and chunk continuations of this stream
     assert taken[0] == plainly
+
+
+# -- 6. a producer's echo of the run input without the resume ---------------------------------
+
+APPROVAL = {
+    "id": "int-1",
+    "reason": "tool_call",
+    "toolCallId": "c1",
+    "message": "Approve deleting /tmp/report.txt?",
+}
+ASKED = {"id": "u1", "role": "user", "content": "Delete /tmp/report.txt"}
+RESUMED = [{"interruptId": "int-1", "status": "resolved", "payload": {"approved": True}}]
+
+
+def approval_runs() -> tuple[list[Event], list[Event]]:
+    """Run 1 asks approval for a call; run 2 executes it, its echo without the resume."""
+    echo = {"threadId": "t", "runId": "r2", "messages": [ASKED], "tools": [], "context": []}
+    events = [
+        RS("r1"),
+        TCS("c1", "delete_file", "a1"),
+        TCA("c1", '{"path": "/tmp/report.txt"}'),
+        TCE("c1"),
+        RF("r1", outcome={"type": "interrupt", "interrupts": [APPROVAL]}),
+        RS("r2", input=echo),
+        {"type": "TOOL_CALL_RESULT", "messageId": "res1", "toolCallId": "c1", "content": "deleted"},
+        TMS("a2"),
+        TMC("a2", "Done: the file is gone."),
+        TME("a2"),
+        RF("r2"),
+    ]
+    sent = [
+        {"threadId": "t", "runId": "r1", "messages": [ASKED], "tools": []},
+        {"threadId": "t", "runId": "r2", "messages": [ASKED], "tools": [], "resume": RESUMED},
+    ]
+    return events, sent
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_echo_without_the_resume_does_not_replace_the_request(strict: bool) -> None:
+    events, sent = approval_runs()
+    transcript = fold(events, run_input=sent, strict=strict)
+    assert codes(transcript, "resume-missing", "resume-unconfirmed") == []
+    second = transcript.runs[1]
+    assert second.resume == RESUMED
+    assert second.input is not None
+    assert second.input["resume"] == RESUMED
+    assert second.input["context"] == []  # what the echo adds is kept
+    assert transcript.tool_calls["c1"].state == "resolved_server_late"  # after approval
+    assert transcript.continuation().status == "done"
+    assert conversation(transcript) == [
+        ("user", "Delete /tmp/report.txt", None, False),
+        ("call", 'delete_file {"path": "/tmp/report.txt"}', "c1", False),
+        ("tool", "deleted", "c1", False),
+        ("assistant", "Done: the file is gone.", None, False),
+    ]
+
+
+def test_an_echo_alone_cannot_say_the_resume_is_missing() -> None:
+    events, _ = approval_runs()
+    transcript = fold(events, strict=True)  # the log alone: the reference accepts it
+    assert codes(transcript, "resume-missing", "resume-unconfirmed") == ["resume-unconfirmed"]
+
+
+def test_the_clients_own_input_without_resume_is_still_an_error() -> None:
+    events, sent = approval_runs()
+    del sent[1]["resume"]
+    assert codes(fold(events, run_input=sent), "resume-missing") == ["resume-missing"]
+    with pytest.raises(ProtocolError, match="not addressed by resume: int-1"):
+        fold(events, run_input=sent, strict=True)
