@@ -75,7 +75,9 @@ def test_a_resume_that_errored_leaves_the_interrupt_pending() -> None:
     # an error (echoes leave it out); the client's own input is what is checked.
     assert "resume-unconfirmed" in codes
     assert "resume-missing" not in codes
-    sent = [{"threadId": "t", "runId": r, "messages": []} for r in ("r1", "r2", "r3")]
+    sent: list[dict[str, Any]] = [
+        {"threadId": "t", "runId": r, "messages": []} for r in ("r1", "r2", "r3")
+    ]
     sent[1]["resume"] = [{"interruptId": "i1", "status": "resolved"}]
     codes = [d.code for d in fold([*events, third], run_input=sent).diagnostics]
     assert "resume-missing" in codes
