@@ -143,6 +143,12 @@ RULES: dict[str, Rule] = _table(
     Rule("event-after-run-finished", "error", "an event after RUN_FINISHED", "V3"),
     Rule("late-run-error", "info", "RUN_ERROR after RUN_FINISHED: the run failed late", "V3"),
     Rule("run-already-active", "error", "RUN_STARTED while a run is active", "V4"),
+    Rule(
+        "run-started-late",
+        "info",
+        "RUN_STARTED after events of its run (those events were reported already)",
+        "V1",
+    ),
     Rule("null-attribution", "error", "subagentRunId: null", "V5"),
     Rule("text-already-active", "error", "TEXT_MESSAGE_START for an open id", "V6"),
     Rule("text-not-active", "error", "text content or end for an id that is not open", "V7"),

@@ -204,8 +204,17 @@ class Reducer:
         self._max_state = bound(max_state_bytes)
         self._state_size: int | None = None
         self._activity_sizes: dict[str, int] = {}
-        # The RunAgentInput of each run, by run index, as the caller gave them.
+        # The RunAgentInput of each run, as the caller gave them, and which runs took
+        # which: by runId where both name it, else in order (see _take_input).
         self._run_inputs = run_inputs or []
+        self._inputs_by_run: dict[str, list[int]] = {}
+        for position, given in enumerate(self._run_inputs):
+            if isinstance(given.get("runId"), str):
+                self._inputs_by_run.setdefault(given["runId"], []).append(position)
+        self._taken_inputs: set[int] = set()
+        self._next_input = 0
+        # The input the current run took (its position), while it may still be re-paired.
+        self._run_input_at: int | None = None
         # The current run (the last one), and whether it is still going.
         self._run: RunRecord | None = None
         self._run_open = False
@@ -385,29 +394,87 @@ class Reducer:
         self._started = {}
         self._answered = set()
         self._stretch += 1
-        if run.index < len(self._run_inputs):
-            given = self._run_inputs[run.index]
-            run.new_turn = self._add_input_messages(given) or (
-                run.index == 0 and bool(given.get("messages"))
-            )
-            run.input = given
-            run.resume = [r for r in given.get("resume") or () if isinstance(r, dict)]
-            run.tools = given.get("tools") if isinstance(given.get("tools"), list) else None
-            run.thread_id = (
-                given.get("threadId") if isinstance(given.get("threadId"), str) else None
-            )
-            run.run_id = given.get("runId") if isinstance(given.get("runId"), str) else None
+        position = self._take_input(event if announced else None)
+        self._run_input_at = position
+        if position is not None:
+            self._pair(run, self._run_inputs[position])
             if not announced:
                 self._check_resume(run)
         return run
 
+    def _take_input(self, event: Event | None) -> int | None:
+        """Which given run input a new run took: the one naming its runId, else the next.
+
+        ``event`` is the run's RUN_STARTED (None for an unannounced run): an input names
+        the run when their runIds are equal and their threadIds do not differ. Without
+        such an input, runs take the inputs in order, skipping those taken by runId, so a
+        run the recording lacks (or one extra) shifts nothing else.
+        """
+        if event is not None and isinstance(event.get("runId"), str):
+            thread_id = event.get("threadId")
+            for position in self._inputs_by_run.get(event["runId"], ()):
+                given_thread = self._run_inputs[position].get("threadId")
+                if position not in self._taken_inputs and (
+                    not isinstance(thread_id, str)
+                    or not isinstance(given_thread, str)
+                    or given_thread == thread_id
+                ):
+                    self._taken_inputs.add(position)
+                    return position
+        while self._next_input in self._taken_inputs:
+            self._next_input += 1
+        if self._next_input >= len(self._run_inputs):
+            return None
+        position = self._next_input
+        self._taken_inputs.add(position)
+        return position
+
+    def _pair(self, run: RunRecord, given: dict[str, Any]) -> None:
+        """The run's input is ``given``: its messages join the history, its fields the run."""
+        run.new_turn = self._add_input_messages(given) or (
+            run.index == 0 and bool(given.get("messages"))
+        )
+        run.input = given
+        run.resume = [r for r in given.get("resume") or () if isinstance(r, dict)]
+        run.tools = given.get("tools") if isinstance(given.get("tools"), list) else None
+        run.thread_id = given.get("threadId") if isinstance(given.get("threadId"), str) else None
+        run.run_id = given.get("runId") if isinstance(given.get("runId"), str) else None
+
     def _ensure_run(self, event: Event) -> None:
-        # Events before any RUN_STARTED, or after a run ended, form an unannounced run.
+        # Events before any RUN_STARTED, or after a run ended, start a run that no
+        # RUN_STARTED has announced (yet: one that follows announces it).
         if not self._run_open:
             self._new_run(event, announced=False)
 
+    def _announce(self, event: Event) -> RunRecord:
+        """A RUN_STARTED for the run that earlier events started: it is that run.
+
+        Producers send a snapshot or state before RUN_STARTED (ag-ui-dify-adapter): those
+        events are the run's own, never a run of their own. The run keeps the input it
+        took in order, unless the RUN_STARTED names another input's runId.
+        """
+        run = self._run
+        assert run is not None
+        run.announced = True
+        run_id = event.get("runId")
+        position = self._run_input_at
+        held = self._run_inputs[position].get("runId") if position is not None else None
+        if isinstance(run_id, str) and held != run_id and run_id in self._inputs_by_run:
+            named = self._take_input(event)
+            if named is not None:
+                if position is not None:
+                    self._taken_inputs.discard(position)
+                    self._next_input = min(self._next_input, position)
+                self._run_input_at = named
+                self._pair(run, self._run_inputs[named])
+        return run
+
     def _run_started(self, event: Event) -> None:
-        run = self._new_run(event, announced=True)
+        run = self._run
+        if run is not None and self._run_open and not run.announced:
+            run = self._announce(event)
+        else:
+            run = self._new_run(event, announced=True)
         for key, attr in (
             ("threadId", "thread_id"),
             ("runId", "run_id"),

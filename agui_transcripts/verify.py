@@ -422,40 +422,53 @@ class Verifier:
     # -- run lifecycle (V1-V4, V14, V18) -------------------------------------------------
 
     def _check_run_active(self, kind: str) -> None:
-        """An event outside a running run: reported, and read as an unannounced run's start."""
+        """An event outside a running run: reported, and read as the start of a run.
+
+        A RUN_STARTED that follows announces that run (see :meth:`_run_started`).
+        """
         state = self._state
         if state == "new":
             self._report(
                 "first-event-not-run-started",
                 f"First event must be 'RUN_STARTED' (or 'RUN_ERROR'), got '{kind}' "
-                "(read as the start of an unannounced run)",
+                "(read as the start of a run, which a RUN_STARTED that follows announces)",
             )
         elif state == "errored":
             self._report(
                 "event-after-run-error",
                 f"Cannot send event type '{kind}': The run has already errored with 'RUN_ERROR'. "
-                "No further events can be sent. (Read as the start of an unannounced run.)",
+                "No further events can be sent. (Read as the start of the next run, which a "
+                "RUN_STARTED that follows announces.)",
             )
             self._reset_run()
         elif state == "finished":
             self._report(
                 "event-after-run-finished",
                 f"Cannot send event type '{kind}': The run has already finished with "
-                "'RUN_FINISHED'. Start a new run with 'RUN_STARTED'. (Read as the start of an "
-                "unannounced run.)",
+                "'RUN_FINISHED'. Start a new run with 'RUN_STARTED'. (Read as the start of the "
+                "next run, which a RUN_STARTED that follows announces.)",
             )
             self._reset_run()
         self._run_ids = None
         self._state = "running"
 
     def _run_started(self, event: Event) -> None:
-        if self._state == "running":
+        if self._state == "running" and self._run_ids is None:
+            # Events before it started the run it announces (a snapshot first, as
+            # ag-ui-dify-adapter sends): already reported; what they opened stays open.
             self._report(
-                "run-already-active",
-                "Cannot send 'RUN_STARTED' while a run is still active. Finish it with "
-                "'RUN_FINISHED' or 'RUN_ERROR' first. (Read as the start of a new run.)",
+                "run-started-late",
+                "RUN_STARTED announces the run that the events before it started; they are "
+                "read as part of it",
             )
-        self._reset_run()
+        else:
+            if self._state == "running":
+                self._report(
+                    "run-already-active",
+                    "Cannot send 'RUN_STARTED' while a run is still active. Finish it with "
+                    "'RUN_FINISHED' or 'RUN_ERROR' first. (Read as the start of a new run.)",
+                )
+            self._reset_run()
         self._state = "running"
         self._run_ids = (event.get("threadId"), event.get("runId"))
         version = event.get("protocolVersion")

@@ -309,3 +309,85 @@ def test_the_clients_own_input_without_resume_is_still_an_error() -> None:
     assert codes(fold(events, run_input=sent), "resume-missing") == ["resume-missing"]
     with pytest.raises(ProtocolError, match="not addressed by resume: int-1"):
         fold(events, run_input=sent, strict=True)
+
+
+# -- 5. run inputs paired with runs, not positions ---------------------------------------------
+
+FRANCE = {"id": "u1", "role": "user", "content": "Capital of France?"}
+ITALY = {"id": "u2", "role": "user", "content": "And of Italy?"}
+PARIS = {"id": "a1", "role": "assistant", "content": "Paris."}
+
+
+def answer(message_id: str, text: str) -> list[Event]:
+    return [TMS(message_id), TMC(message_id, text), TME(message_id)]
+
+
+def snapshot_first_runs() -> tuple[list[Event], list[Event]]:
+    """ag-ui-dify-adapter: each request's stream opens with the history, then RUN_STARTED."""
+    events = [
+        {"type": "MESSAGES_SNAPSHOT", "messages": [FRANCE]},
+        RS("r1"),
+        *answer("a1", "Paris."),
+        RF("r1"),
+        {"type": "MESSAGES_SNAPSHOT", "messages": [FRANCE, PARIS, ITALY]},
+        {"type": "STATE_SNAPSHOT", "snapshot": {"turn": 2}},
+        RS("r2"),
+        *answer("a2", "Rome."),
+        RF("r2"),
+    ]
+    # The client sends the thread as it holds it: the answer under the client's own id.
+    held = {**PARIS, "id": "client-7f3a"}
+    inputs = [
+        {"threadId": "t", "runId": "r1", "messages": [FRANCE], "tools": []},
+        {"threadId": "t", "runId": "r2", "messages": [FRANCE, held, ITALY], "tools": []},
+    ]
+    return events, inputs
+
+
+def _turns(transcript: Transcript) -> list[tuple[str, str]]:
+    return [(m.role, m.text) for m in transcript.ordered()]
+
+
+@pytest.mark.parametrize("inputs_name_their_runs", [True, False])
+def test_events_before_run_started_are_the_runs_own(inputs_name_their_runs: bool) -> None:
+    events, inputs = snapshot_first_runs()
+    if not inputs_name_their_runs:  # paired by the order of RUN_STARTED events instead
+        inputs = [{k: v for k, v in i.items() if k != "runId"} for i in inputs]
+    transcript = fold(events, run_input=inputs)
+    assert _turns(transcript) == [
+        ("user", "Capital of France?"),
+        ("assistant", "Paris."),  # run 2's input landed on run 1: Italy came before Paris
+        ("user", "And of Italy?"),
+        ("assistant", "Rome."),
+    ]
+    assert [(r.run_id, r.announced, r.outcome) for r in transcript.runs] == [
+        ("r1", True, "success"),
+        ("r2", True, "success"),
+    ]
+    assert [r.input for r in transcript.runs] == inputs
+    assert [r.first_event_index for r in transcript.runs] == [0, 6]  # the snapshots' own
+    assert transcript.run_of(transcript.messages[-1]) is transcript.runs[1]
+    assert codes(transcript, "run-already-active", "run-started-late") == [
+        "run-started-late",
+        "run-started-late",
+    ]
+
+
+def test_inputs_are_paired_by_run_id_whatever_their_order() -> None:
+    events, inputs = snapshot_first_runs()
+    transcript = fold(events, run_input=list(reversed(inputs)))
+    assert [r.input["runId"] if r.input else None for r in transcript.runs] == ["r1", "r2"]
+    assert _turns(transcript)[1] == ("assistant", "Paris.")
+
+
+def test_an_input_the_stream_has_no_run_for_shifts_nothing() -> None:
+    """The recording lost run r1's events; its input is left over, r2 takes its own."""
+    events, inputs = snapshot_first_runs()
+    transcript = fold(events[6:], run_input=inputs)
+    assert [r.input["runId"] if r.input else None for r in transcript.runs] == ["r2"]
+
+
+def test_a_stream_that_opens_with_a_snapshot_is_rejected_in_strict_mode() -> None:
+    events, inputs = snapshot_first_runs()
+    with pytest.raises(ProtocolError, match="First event must be 'RUN_STARTED'"):
+        fold(events, run_input=inputs, strict=True)
