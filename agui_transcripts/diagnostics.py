@@ -193,6 +193,12 @@ RULES: dict[str, Rule] = _table(
     Rule("duplicate-message-id", "warning", "a result reusing another message's id", "A5"),
     Rule("orphan-result", "warning", "a result whose call never appeared", "A5"),
     Rule("snapshot-message-invalid", "warning", "a history message that cannot be read", "A6"),
+    Rule(
+        "message-content-invalid",
+        "warning",
+        "a history message whose content is neither text nor content parts; kept as it came",
+        "A6",
+    ),
     Rule("unknown-content-part", "warning", "a content part AG-UI 1.0 does not define", "V19"),
     Rule("legacy-content-part", "info", "a retired 'binary' content part upgraded", "P8"),
     Rule("activity-target-missing", "info", "ACTIVITY_DELTA for an unknown message", "A10"),
@@ -233,7 +239,7 @@ RULES: dict[str, Rule] = _table(
     Rule("openai-arguments-repaired", "warning", "non-object arguments wrapped as JSON", "A4"),
     Rule("ragas-dropped", "info", "what ragas messages cannot hold", "I15"),
     Rule("langchain-dropped", "info", "what LangChain messages do not render", "I15"),
-    Rule("agui-model-degraded", "warning", "content an older ag-ui-protocol cannot hold", "P5"),
+    Rule("agui-model-degraded", "warning", "content the ag_ui.core models cannot hold", "P5"),
     Rule("resume-missing", "error", "a run after an interrupt that does not resume it", "T7"),
     Rule(
         "resume-unconfirmed",

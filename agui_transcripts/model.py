@@ -217,6 +217,7 @@ class Message:
         "id",
         "metadata",
         "name",
+        "raw_content",
         "seq",
         "subagent_run_id",
     )
@@ -239,6 +240,10 @@ class Message:
         self.encrypted_value_type: str | None = None
         #: Fields the message arrived with that AG-UI 1.0 does not define.
         self.extra: JSONObject = {}
+        #: The content as it arrived when it was neither text nor content parts (an
+        #: object, a number): :meth:`to_dict` gives it back, as the reference client
+        #: keeps it; ``content`` holds its JSON text, which is what adapters read.
+        self.raw_content: Any = None
         #: Index of the event that created the message (-1 for seeded history).
         self.seq = -1
 
@@ -330,6 +335,7 @@ class TextMessage(Message):
 
     @content.setter
     def content(self, value: str | list[ContentPart]) -> None:
+        self.raw_content = None
         if isinstance(value, list):
             self._parts = value
             self._content = _Text()
@@ -348,11 +354,12 @@ class TextMessage(Message):
         """Append a streamed delta (content parts become plain text first, as in TS)."""
         if self._parts is not None:
             self._parts = None
+        self.raw_content = None
         self._content.append(delta)
 
     def to_dict(self) -> JSONObject:
         out = self._head()
-        out["content"] = self.content
+        out["content"] = self.content if self.raw_content is None else self.raw_content
         return self._tail(out)
 
 
@@ -470,6 +477,7 @@ class AssistantMessage(Message):
 
     @content.setter
     def content(self, value: str | None) -> None:
+        self.raw_content = None
         self.segments = [s for s in self.segments if not isinstance(s, TextSegment)]
         self._has_content = value is not None
         if value:
@@ -489,6 +497,7 @@ class AssistantMessage(Message):
     def append(self, delta: str, *, seq: int = -1, stretch: int = -1) -> None:
         """Append streamed text, starting a new segment after a call or a result."""
         self._has_content = True
+        self.raw_content = None
         last = self.segments[-1] if self.segments else None
         if isinstance(last, TextSegment) and last.stretch == stretch:
             last._text.append(delta)
@@ -506,7 +515,7 @@ class AssistantMessage(Message):
 
     def to_dict(self) -> JSONObject:
         out = self._head()
-        content = self.content
+        content = self.content if self.raw_content is None else self.raw_content
         if content is not None:
             out["content"] = content
         if self.tool_calls is not None:
@@ -548,7 +557,7 @@ class ToolMessage(TextMessage):
 
     def to_dict(self) -> JSONObject:
         out = self._head()
-        out["content"] = self.content
+        out["content"] = self.content if self.raw_content is None else self.raw_content
         out["toolCallId"] = self.tool_call_id
         if self.error is not None:
             out["error"] = self.error

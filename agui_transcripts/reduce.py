@@ -264,8 +264,12 @@ class Reducer:
             "RUN_FINISHED": self._run_finished,
             "RUN_ERROR": self._run_error,
         }
+        # The first input seeds the history before any event (as the reference client's
+        # initial messages); the run that takes it adds nothing more from it.
+        self._seeded: int | None = None
         if self._run_inputs:
             self._add_input_messages(self._run_inputs[0])
+            self._seeded = 0
 
     # -- reading -------------------------------------------------------------------------
 
@@ -397,7 +401,7 @@ class Reducer:
         position = self._take_input(event if announced else None)
         self._run_input_at = position
         if position is not None:
-            self._pair(run, self._run_inputs[position])
+            self._pair(run, position)
             if not announced:
                 self._check_resume(run)
         return run
@@ -429,11 +433,16 @@ class Reducer:
         self._taken_inputs.add(position)
         return position
 
-    def _pair(self, run: RunRecord, given: dict[str, Any]) -> None:
-        """The run's input is ``given``: its messages join the history, its fields the run."""
-        run.new_turn = self._add_input_messages(given) or (
-            run.index == 0 and bool(given.get("messages"))
-        )
+    def _pair(self, run: RunRecord, position: int) -> None:
+        """The run took the input at ``position``: its messages join the history."""
+        given = self._run_inputs[position]
+        if position == self._seeded:
+            self._seeded = None  # already in the history
+            run.new_turn = bool(given.get("messages"))
+        else:
+            run.new_turn = self._add_input_messages(given) or (
+                run.index == 0 and bool(given.get("messages"))
+            )
         run.input = given
         run.resume = [r for r in given.get("resume") or () if isinstance(r, dict)]
         run.tools = given.get("tools") if isinstance(given.get("tools"), list) else None
@@ -466,7 +475,7 @@ class Reducer:
                     self._taken_inputs.discard(position)
                     self._next_input = min(self._next_input, position)
                 self._run_input_at = named
-                self._pair(run, self._run_inputs[named])
+                self._pair(run, named)
         return run
 
     def _run_started(self, event: Event) -> None:

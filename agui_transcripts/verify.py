@@ -478,7 +478,7 @@ class Verifier:
         if isinstance(run_input, dict):
             messages = run_input.get("messages")
             if isinstance(messages, list):
-                self._seed_owners(messages, authoritative=False)
+                self._seed_owners(messages, authoritative=False, where="RUN_STARTED.input.messages")
 
     def _check_version(self, version: str) -> None:
         match = _VERSION.match(version)
@@ -576,10 +576,23 @@ class Verifier:
                 subagent_run_id=tag,
             )
 
-    def _seed_owners(self, messages: list[Any], *, authoritative: bool) -> None:
-        for message in messages:
+    def _seed_owners(self, messages: list[Any], *, authoritative: bool, where: str) -> None:
+        for position, message in enumerate(messages):
             if not isinstance(message, dict) or not isinstance(message.get("id"), str):
                 continue
+            content = message.get("content")
+            if not (content is None or isinstance(content, str)) and (
+                message.get("role") == "assistant"
+                or (message.get("role") != "activity" and not isinstance(content, list))
+            ):
+                # The schema the reference enforces on events; a client's own input is
+                # not an event (the reducer notes it, message-content-invalid).
+                expected = "string" if message.get("role") == "assistant" else "string or array"
+                self._report(
+                    "malformed-event",
+                    f"{where}.{position}.content: expected {expected}, received "
+                    f"{_received(content)}",
+                )
             owner = message.get("subagentRunId")
             owner = owner if isinstance(owner, str) else None
             if authoritative or message["id"] not in self._message_owner:
@@ -596,7 +609,7 @@ class Verifier:
     def _messages_snapshot(self, event: Event) -> None:
         messages = event.get("messages")
         if isinstance(messages, list):
-            self._seed_owners(messages, authoritative=True)
+            self._seed_owners(messages, authoritative=True, where="MESSAGES_SNAPSHOT.messages")
 
     # -- text, tool calls, reasoning (V6-V9, V11) ----------------------------------------
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ._codec import dumps
+from .events import json_kind
 from .model import (
     ActivityMessage,
     AssistantMessage,
@@ -169,6 +170,15 @@ def _message(data: dict[str, Any], where: str, report: Report) -> Message | None
         metadata = None
     encrypted = data.get("encryptedValue") if isinstance(data.get("encryptedValue"), str) else None
     content = data.get("content")
+    # Content that is neither text nor content parts (an object, a number; parts on an
+    # assistant message) is kept as it came, as the reference client keeps its own input;
+    # what reads text reads its JSON text.
+    odd = (
+        content is not None
+        and role != "activity"
+        and not isinstance(content, str)
+        and (role == "assistant" or not isinstance(content, list))
+    )
     message: Message
     if role in ("developer", "system", "user", "reasoning"):
         if isinstance(content, list):
@@ -234,6 +244,13 @@ def _message(data: dict[str, Any], where: str, report: Report) -> Message | None
             f"{where} has role {role!r}, which AG-UI 1.0 does not define; skipped",
         )
         return None
+    if odd:
+        message.raw_content = content
+        report(
+            "message-content-invalid",
+            f"{where}/content is {json_kind(content)}, neither text nor content parts: kept as "
+            "it came; what reads text reads its JSON text",
+        )
     if isinstance(data.get("encryptedValueType"), str) and not isinstance(message, ActivityMessage):
         message.encrypted_value_type = data["encryptedValueType"]
     message.extra = {k: v for k, v in data.items() if k not in _KNOWN_FIELDS}

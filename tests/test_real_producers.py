@@ -391,3 +391,65 @@ def test_a_stream_that_opens_with_a_snapshot_is_rejected_in_strict_mode() -> Non
     events, inputs = snapshot_first_runs()
     with pytest.raises(ProtocolError, match="First event must be 'RUN_STARTED'"):
         fold(events, run_input=inputs, strict=True)
+
+
+# -- 7. an input message whose content is an object -------------------------------------------
+
+BOOKING = {"text": "Book a table for four", "people": 4, "time": "19:30"}
+
+
+def booking_run() -> tuple[list[Event], Event]:
+    run_input = {
+        "threadId": "t",
+        "runId": "r1",
+        "messages": [{"id": "u1", "role": "user", "content": BOOKING}],
+    }
+    return [RS(), *answer("a1", "Booked: four people at 19:30."), RF()], run_input
+
+
+def test_an_object_as_input_content_is_kept_as_the_reference_keeps_it() -> None:
+    events, run_input = booking_run()
+    transcript = fold(events, run_input=run_input, strict=True)  # the reference accepts it
+    assert transcript.to_dicts()[0] == {"id": "u1", "role": "user", "content": BOOKING}
+    [note] = transcript.diagnostics
+    assert (note.code, note.severity) == ("message-content-invalid", "warning")
+    assert "input/messages/0/content is an object" in note.message
+    # What reads text reads its JSON text; the wire form stays the object.
+    user = transcript.messages[0]
+    assert json.loads(user.text) == BOOKING
+    assert transcript.ordered()[0].to_dict()["content"] == BOOKING
+
+
+def _in_snapshot(content: Any) -> list[Event]:
+    message = {"id": "u1", "role": "user", "content": content}
+    return [RS(), {"type": "MESSAGES_SNAPSHOT", "messages": [message]}, RF()]
+
+
+def _in_run_started_input(content: Any) -> list[Event]:
+    message = {"id": "u1", "role": "user", "content": content}
+    return [RS(input={"threadId": "t", "runId": "r1", "messages": [message]}), RF()]
+
+
+@pytest.mark.parametrize("build", [_in_snapshot, _in_run_started_input])
+def test_an_object_as_content_in_an_event_is_malformed_as_the_reference_says(
+    build: Callable[[Any], list[Event]],
+) -> None:
+    events = build(BOOKING)
+    transcript = fold(events)
+    assert codes(transcript, "malformed-event", "message-content-invalid") == [
+        "malformed-event",
+        "message-content-invalid",
+    ]
+    assert transcript.to_dicts()[0]["content"] == BOOKING
+    with pytest.raises(ProtocolError, match=r"messages\.0\.content: expected string or array"):
+        fold(events, strict=True)
+
+
+def test_sdk_models_cannot_hold_object_content_and_say_so() -> None:
+    from agui_transcripts.adapters.agui import to_agui_models
+
+    events, run_input = booking_run()
+    found: list[Any] = []
+    user = to_agui_models(fold(events, run_input=run_input), diagnostics=found)[0]
+    assert json.loads(user.content) == BOOKING
+    assert [(d.code, d.message_id) for d in found] == [("agui-model-degraded", "u1")]

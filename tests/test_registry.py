@@ -94,3 +94,30 @@ def test_render_holds_the_collector_for_every_target(monkeypatch: pytest.MonkeyP
     render(fold(STREAMS[0]), "chat-turns", ordered=True)
     assert seen == [False]
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("name", names())
+def test_content_neither_text_nor_parts_renders_as_its_json_text(name: str) -> None:
+    """A client sent an object as a message's content: AG-UI keeps it, the rest read text."""
+    if not _installed(name):
+        pytest.skip(f"{FRAMEWORK[name]} is not installed (the [{target(name).extra}] extra)")
+    booking = {"text": "Book a table", "people": 4}
+    run_input = {
+        "threadId": "t",
+        "runId": "r1",
+        "messages": [{"id": "u1", "role": "user", "content": booking}],
+    }
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "Booked for four."},
+        {"type": "TEXT_MESSAGE_END", "messageId": "a1"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
+    ]
+    transcript = fold(events, run_input=run_input)
+    assert [d.code for d in transcript.diagnostics] == ["message-content-invalid"]
+    rendered = json.dumps(render(transcript, name, ordered=True))
+    if name == "agui":
+        assert json.loads(rendered)[0]["content"] == booking
+    else:
+        assert json.dumps(json.dumps(booking, separators=(",", ":")))[1:-1] in rendered

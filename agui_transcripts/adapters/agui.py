@@ -1,15 +1,18 @@
 """AG-UI messages: wire dicts, ``ag_ui.core`` models, and back.
 
 The transcript's messages *are* AG-UI 1.0 messages, so nothing is lost in ``to_dicts``.
-``to_agui_models`` builds the installed ag-ui-protocol's own ``Message`` models; on 0.1.x,
-which cannot hold content parts in a tool message, those are joined into text and
-reported (``agui-model-degraded``). ``from_agui`` reads a ``MESSAGES_SNAPSHOT`` or
-``RunAgentInput.messages`` history (models or dicts, either key spelling).
+``to_agui_models`` builds the installed ag-ui-protocol's own ``Message`` models; what
+they cannot hold is turned into text and reported (``agui-model-degraded``): content
+parts in a tool message on 0.1.x, and content that is neither text nor parts (an object
+a client sent, kept by ``to_dicts`` as the reference client keeps it) on any version.
+``from_agui`` reads a ``MESSAGES_SNAPSHOT`` or ``RunAgentInput.messages`` history
+(models or dicts, either key spelling).
 
 ================================  ===============================================
-AG-UI 1.0                         ag-ui-protocol 0.1.x models
+AG-UI 1.0                         ``ag_ui.core`` models
 ================================  ===============================================
-tool content parts                text parts joined with newlines, reported
+tool content parts (0.1.x)        text parts joined with newlines, reported
+content neither text nor parts    its JSON text, reported (``to_dicts`` keeps it)
 everything else                   kept
 ================================  ===============================================
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._codec import dumps
 from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..events import normalize_run_input
@@ -83,8 +87,8 @@ def to_agui_models(
                     Diagnostic(
                         "agui-model-degraded",
                         RULES["agui-model-degraded"].severity,
-                        f"message {wire['id']!r} holds content parts this ag-ui-protocol version "
-                        "cannot; joined into text",
+                        f"message {wire['id']!r} holds content this ag-ui-protocol version "
+                        "cannot hold; turned into text",
                         message_id=wire["id"],
                     )
                 )
@@ -96,6 +100,8 @@ def _degrade(wire: dict[str, Any]) -> dict[str, Any]:
     if wire.get("role") == "tool" and isinstance(content, list):
         text = "\n".join(str(p.get("text", "")) for p in content if p.get("type") == "text")
         return {**wire, "content": text}
+    if content is not None and not isinstance(content, (str, list)):
+        return {**wire, "content": dumps(content)}  # an object a client sent, as text
     return wire
 
 

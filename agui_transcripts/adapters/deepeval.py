@@ -23,6 +23,7 @@ reasoning messages                dropped, reported (``deepeval-dropped``)
 activity messages                 dropped (frontend-only)
 user content parts                text parts joined; media parts dropped, reported
 ``subagentRunId``, metadata       dropped
+content neither text nor parts    its JSON text (``message-content-invalid``)
 ================================  ===============================================
 """
 

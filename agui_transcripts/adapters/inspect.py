@@ -21,6 +21,7 @@ activity messages                 dropped (frontend-only)
 user text and image parts         ``ContentText`` / ``ContentImage``
 other user media parts            dropped, reported (``inspect-dropped``)
 ``subagentRunId``, metadata       dropped
+content neither text nor parts    its JSON text (``message-content-invalid``)
 ================================  ===============================================
 """
 

@@ -23,6 +23,7 @@ run usage (RUN_FINISHED)          ``usage_metadata`` of the run's last AIMessage
 activity messages                 dropped, reported (``langchain-dropped``)
 other AG-UI fields                ``subagentRunId``, ``metadata`` and
                                   ``encryptedValue`` in ``additional_kwargs["agui"]``
+content neither text nor parts    its JSON text (``message-content-invalid``)
 ================================  ===============================================
 """
 

@@ -20,6 +20,7 @@ video parts, document URLs        dropped, reported (``openai-dropped``)
 image / audio / document data     ``image_url`` / ``input_audio`` / ``file`` parts
 invalid JSON arguments            kept verbatim (``repair=True`` wraps them as JSON)
 ``subagentRunId``, metadata       dropped
+content neither text nor parts    its JSON text (``message-content-invalid``)
 ================================  ===============================================
 """
 

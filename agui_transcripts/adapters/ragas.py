@@ -22,6 +22,7 @@ synthetic results (projection)    ``ToolMessage``, ``synthetic`` in metadata
 other roles                       system, developer, reasoning and activity
                                   messages dropped, reported (``ragas-dropped``)
 ids, run and thread ids           metadata, with ``metadata=True``
+content neither text nor parts    its JSON text (``message-content-invalid``)
 ================================  ===============================================
 """
 

@@ -23,6 +23,7 @@ user image / document parts       ``input_image`` / ``input_file`` parts
 user audio and video parts        dropped, reported (``responses-dropped``)
 invalid JSON arguments            kept verbatim in ``arguments``
 ``subagentRunId``, metadata       dropped
+content neither text nor parts    its JSON text (``message-content-invalid``)
 ================================  ===============================================
 """
 
