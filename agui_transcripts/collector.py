@@ -323,6 +323,7 @@ class Collector:
             tool_calls=calls,
             state=reducer.state,
             diagnostics=list(self.sink.diagnostics),
+            superseded=list(reducer.superseded) if copy else reducer.superseded,
         )
 
 

@@ -208,6 +208,12 @@ RULES: dict[str, Rule] = _table(
     Rule("encrypted-value-unknown-entity", "info", "an encrypted value for an unknown id", "A8"),
     Rule("input-echo", "info", "a run input re-sending a held message under a new id", "I14"),
     Rule("snapshot-id-remapped", "info", "a snapshot restates a held message under a new id", "A6"),
+    Rule(
+        "snapshot-dropped-messages",
+        "warning",
+        "a snapshot leaves out held messages it does not restate; replaced, as the reference does",
+        "A6",
+    ),
     Rule("tool-call-id-reused", "info", "a call id answered earlier, declared again", "I5"),
     Rule(
         "client-result-for-server-call",

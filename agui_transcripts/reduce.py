@@ -64,6 +64,9 @@ _TEXT_CLASSES: dict[object, type[TextMessage]] = {
 _PATCH_OPS: Final = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 
 
+# How many dropped messages a snapshot's warning names (the rest are counted).
+_NAMED_DROPS: Final = 10
+
 # Events at which calls left open to a continuation are judged.
 _RUN_EDGES: Final = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"})
 
@@ -165,6 +168,32 @@ def _after_calls(messages: list[Message], results: list[ToolMessage]) -> list[Me
     return out
 
 
+def _not_restated(dropped: list[Message], snapshot: list[Message]) -> list[Message]:
+    """The messages of ``dropped`` whose text or calls the snapshot does not say anywhere.
+
+    A held message the snapshot does not match may still be restated, merged into
+    another one (streamed text and its call in one message) or moved: what it carried
+    is not lost then. One that carried nothing (an empty message) loses nothing either.
+    """
+    said = {(m.role, m.text) for m in snapshot if m.text}
+    carried = {
+        call.id for m in snapshot if isinstance(m, AssistantMessage) for call in m.tool_calls or ()
+    }
+    lost: list[Message] = []
+    for message in dropped:
+        if isinstance(message, ToolMessage):
+            lost.append(message)  # results are matched by their call: this one is gone
+            continue
+        calls = (message.tool_calls or []) if isinstance(message, AssistantMessage) else []
+        text = message.text
+        if not text and not calls:
+            continue  # nothing to lose
+        if (not text or (message.role, text) in said) and all(c.id in carried for c in calls):
+            continue
+        lost.append(message)
+    return lost
+
+
 def result_ids(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
     """The ids of the messages that answer a call ([] if the call is unknown)."""
     record = records.get(call_id)
@@ -195,6 +224,8 @@ class Reducer:
         self.state: Any = {}
         #: Ids of tool messages that some run input has carried to the agent.
         self.delivered_ids: set[str] = set()
+        #: Held messages a snapshot left out, in the order it dropped them.
+        self.superseded: list[Message] = []
         # The messages, in the reference client's order, with their indexes.
         self._list = MessageList()
         # Characters each message and call took from deltas, against the text limit.
@@ -1273,8 +1304,10 @@ class Reducer:
         by_id = {message.id: message for message in snapshot}
         has_activity = any(isinstance(m, ActivityMessage) for m in snapshot)
         has_reasoning = any(isinstance(m, ReasoningMessage) for m in snapshot)
+        restated = {match.held for match in matches if match is not None}
         kept: list[Message] = []
-        for message in held:
+        dropped: list[Message] = []
+        for position, message in enumerate(held):
             replacement = by_id.get(message.id)
             if replacement is not None:
                 kept.append(replacement)
@@ -1282,6 +1315,12 @@ class Reducer:
                 isinstance(message, ReasoningMessage) and not has_reasoning
             ):
                 kept.append(message)
+            elif position not in restated:
+                dropped.append(message)
+        if dropped:
+            dropped = _not_restated(dropped, snapshot)
+            if dropped:
+                self._report_dropped(dropped)
         placed = {message.id for message in kept}
         results: list[ToolMessage] = []
         for message, match in zip(snapshot, matches, strict=True):
@@ -1293,6 +1332,28 @@ class Reducer:
             else:
                 kept.append(message)
         self._rebuild(_after_calls(kept, results))
+
+    def _report_dropped(self, dropped: list[Message]) -> None:
+        """A snapshot left out held messages it does not restate under any id: say which.
+
+        The reference client replaces the history, and so does the transcript; the
+        messages are kept in :attr:`superseded`, so nothing delivered is lost unsaid.
+        """
+        self.superseded.extend(dropped)
+        shown = ", ".join(
+            f"{m.id!r} ({m.role}, {len(m.text)} characters)" for m in dropped[:_NAMED_DROPS]
+        )
+        more = len(dropped) - _NAMED_DROPS
+        if more > 0:
+            shown += f" and {more} more"
+        characters = sum(len(m.text) for m in dropped)
+        self._report(
+            "snapshot-dropped-messages",
+            f"the snapshot leaves out {len(dropped)} held message(s) it does not restate: "
+            f"{shown}; {characters} characters of text in all. They are replaced, as the "
+            "reference client replaces them (kept in transcript.superseded)",
+            message_id=dropped[0].id,
+        )
 
     def _date_new(self, snapshot: list[Message], matches: list[Match | None]) -> None:
         """Messages only the snapshot holds arrive just before the next one that was held.

@@ -43,6 +43,11 @@ class Transcript:
     tool_calls: dict[str, ToolCallRecord]
     state: Any
     diagnostics: list[Diagnostic]
+    #: Held messages that a ``MESSAGES_SNAPSHOT`` left out without restating them, in the
+    #: order they were dropped: gone from :attr:`messages` (and :meth:`ordered`) as from
+    #: the reference client's, each snapshot's ``snapshot-dropped-messages`` warning names
+    #: them, and here they are.
+    superseded: list[Message] = field(default_factory=list)
     # run_of's index, built on first use: (run count, running maxima of the runs' first
     # event indices, those runs).
     _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(

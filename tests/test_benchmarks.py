@@ -29,7 +29,11 @@ def test_each_shape_is_a_valid_stream_of_about_the_asked_size(name: str) -> None
     for event in events:
         adapter.validate_python(event)
     transcript = fold(events, strict=True)
-    assert transcript.diagnostics == []
+    if name == "snapshots":  # each run's snapshot is a window: older turns leave, said
+        assert {d.code for d in transcript.diagnostics} == {"snapshot-dropped-messages"}
+        assert len(transcript.diagnostics) == len(transcript.runs) - 2
+    else:
+        assert transcript.diagnostics == []
     assert transcript.messages
 
 

@@ -453,3 +453,68 @@ def test_sdk_models_cannot_hold_object_content_and_say_so() -> None:
     user = to_agui_models(fold(events, run_input=run_input), diagnostics=found)[0]
     assert json.loads(user.content) == BOOKING
     assert [(d.code, d.message_id) for d in found] == [("agui-model-degraded", "u1")]
+
+
+# -- 4. a snapshot that leaves out what was streamed ------------------------------------------
+
+OTHER_THREAD = [
+    {"id": "old-u", "role": "user", "content": "Tell me a joke"},
+    {"id": "old-a", "role": "assistant", "content": "Why did the chicken cross the road?"},
+]
+
+
+def reused_thread_run() -> tuple[list[Event], Event]:
+    """A checkpoint of another conversation (a reused thread id) ends the run."""
+    events = [
+        RS(),
+        *answer("ans", "The capital of France is Paris."),
+        {"type": "MESSAGES_SNAPSHOT", "messages": OTHER_THREAD},
+        RF(),
+    ]
+    return events, {"threadId": "t", "runId": "r1", "messages": [FRANCE]}
+
+
+@pytest.mark.parametrize("with_input", [True, False])
+def test_a_snapshot_that_drops_streamed_messages_names_them(with_input: bool) -> None:
+    events, run_input = reused_thread_run()
+    transcript = fold(events, run_input=run_input if with_input else None, strict=True)
+    assert transcript.to_dicts() == OTHER_THREAD  # the reference replaces the history
+    assert _turns(transcript) == [(m["role"], m["content"]) for m in OTHER_THREAD]
+    [dropped] = [d for d in transcript.diagnostics if d.code == "snapshot-dropped-messages"]
+    assert dropped.severity == "warning"
+    assert "'ans' (assistant, 31 characters)" in dropped.message
+    if with_input:
+        assert "'u1' (user, 18 characters)" in dropped.message
+    assert [m.text for m in transcript.superseded][-1] == "The capital of France is Paris."
+
+
+def test_a_snapshot_that_restates_under_new_ids_or_merged_drops_nothing() -> None:
+    """llama-index merges the streamed text and its call into one message, re-minted."""
+    events = [
+        RS(),
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "Let me"},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": " check."},
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "weather", "delta": "{}"},
+        {
+            "type": "MESSAGES_SNAPSHOT",
+            "messages": [
+                {**FRANCE, "id": "fresh-1"},
+                {
+                    "id": "fresh-2",
+                    "role": "assistant",
+                    "content": "Let me check.",
+                    "toolCalls": [
+                        {
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "weather", "arguments": "{}"},
+                        }
+                    ],
+                },
+            ],
+        },
+        RF(),
+    ]
+    transcript = fold(events, run_input={"threadId": "t", "runId": "r1", "messages": [FRANCE]})
+    assert codes(transcript, "snapshot-dropped-messages") == []
+    assert transcript.superseded == []
