@@ -558,7 +558,7 @@ def show_text(transcript: Transcript, style: Style) -> str:
                     flag = style(" error", "1;31") if result.error else ""
                     lines.append(f"{'':>9}    ← {result.text}{flag}")
                 else:
-                    record = transcript.tool_calls.get(call.id)
+                    record = transcript.tool_call(call.id)
                     state = record.state if record is not None else "unanswered"
                     lines.append(style(f"{'':>9}    ← ({state})", "2"))
     lines.append("")

@@ -324,6 +324,7 @@ class Collector:
             state=reducer.state,
             diagnostics=list(self.sink.diagnostics),
             superseded=list(reducer.superseded) if copy else reducer.superseded,
+            call_aliases=dict(reducer.call_aliases) if copy else reducer.call_aliases,
         )
 
 

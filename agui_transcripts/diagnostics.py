@@ -208,6 +208,7 @@ RULES: dict[str, Rule] = _table(
     Rule("encrypted-value-unknown-entity", "info", "an encrypted value for an unknown id", "A8"),
     Rule("input-echo", "info", "a run input re-sending a held message under a new id", "I14"),
     Rule("snapshot-id-remapped", "info", "a snapshot restates a held message under a new id", "A6"),
+    Rule("call-id-remapped", "info", "restated history carries a held call under a new id", "A6"),
     Rule(
         "snapshot-dropped-messages",
         "warning",

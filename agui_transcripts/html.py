@@ -110,7 +110,9 @@ def render_fragment(transcript: Viewable) -> str:
                 )
                 result = results.get(call.id)
                 if result is None:
-                    record = transcript.tool_calls.get(call.id)
+                    record = transcript.tool_calls.get(
+                        transcript.call_aliases.get(call.id, call.id)
+                    )
                     state = record.state if record is not None else "unanswered"
                     parts.append(f'<div class="result"><i>no result ({_e(state)})</i></div>')
                 else:

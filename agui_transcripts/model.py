@@ -217,6 +217,7 @@ class Message:
         "id",
         "metadata",
         "name",
+        "rank",
         "raw_content",
         "seq",
         "subagent_run_id",
@@ -246,6 +247,9 @@ class Message:
         self.raw_content: Any = None
         #: Index of the event that created the message (-1 for seeded history).
         self.seq = -1
+        #: Its place among the messages that one event brought together (a snapshot's or
+        #: a run input's order): what orders messages of the same ``seq``.
+        self.rank = 0
 
     def merge_metadata(self, incoming: object) -> None:
         """Merge event metadata into the message (A15)."""
@@ -1000,3 +1004,6 @@ class TranscriptData(Protocol):
 
     @property
     def tool_calls(self) -> dict[str, ToolCallRecord]: ...
+
+    @property
+    def call_aliases(self) -> dict[str, str]: ...

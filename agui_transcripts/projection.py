@@ -576,6 +576,33 @@ class _Projector:
                 )
 
 
+def _renamed_call(call: ToolCall, call_id: str) -> ToolCall:
+    """A call restated under a new id, under the id of the call it stands for."""
+    renamed = _copy_call(call)
+    renamed.id = call_id
+    renamed.seq = call.seq
+    return renamed
+
+
+def _answering(message: ToolMessage, call_id: str) -> ToolMessage:
+    """A copy of a result that answers a call by a re-minted id, answering its own id."""
+    copy = ToolMessage(
+        message.id,
+        call_id,
+        message.content,
+        error=message.error,
+        name=message.name,
+        subagent_run_id=message.subagent_run_id,
+        metadata=message.metadata,
+        encrypted_value=message.encrypted_value,
+    )
+    copy.encrypted_value_type = message.encrypted_value_type
+    copy.raw_content = message.raw_content
+    copy.extra = message.extra
+    copy.seq = message.seq
+    return copy
+
+
 def _copy_call(call: ToolCall) -> ToolCall:
     return ToolCall(
         call.id,
@@ -609,36 +636,44 @@ def _transcript_items(transcript: TranscriptData) -> tuple[list[_Item], list[Too
     """Text stretches, calls, results and other messages, in arrival order.
 
     Calls whose arguments never finished (``invalid``, O26) are no calls at all: they
-    are left out, and returned apart for the projection to report.
+    are left out, and returned apart for the projection to report. A call restated under
+    a new id, and a result answering that id, are taken under the id of the call they
+    stand for (its record's), so each result meets its call.
     """
-    keyed: list[tuple[int, int, _Item]] = []
+    keyed: list[tuple[int, int, int, _Item]] = []
     records = transcript.tool_calls
+    aliases = transcript.call_aliases
     invalid: list[ToolCall] = []
     for position, message in enumerate(transcript.messages):
         base = message.seq
+        rank = message.rank
         if isinstance(message, AssistantMessage):
             for segment in message.segments:
                 if isinstance(segment, TextSegment):
                     if segment.text:
                         seq = segment.seq if segment.seq >= 0 else base
                         item = _Text(message.id, segment.text, seq, message)
-                        keyed.append((seq, position, item))
-                elif _is_invalid(records.get(segment.id), segment):
+                        keyed.append((seq, rank, position, item))
+                elif _is_invalid(records.get(aliases.get(segment.id, segment.id)), segment):
                     invalid.append(segment)
                 else:
                     # The occurrence's own declaring event: a reused id's record is the
                     # latest occurrence, never an earlier turn's.
                     seq = segment.seq if segment.seq >= 0 else base
-                    call = _Call(message.id, segment, message.subagent_run_id, seq, message)
-                    keyed.append((seq, position, call))
+                    held_id = aliases.get(segment.id)
+                    taken = segment if held_id is None else _renamed_call(segment, held_id)
+                    call = _Call(message.id, taken, message.subagent_run_id, seq, message)
+                    keyed.append((seq, rank, position, call))
             if not message.segments:  # an assistant message with neither text nor calls
-                keyed.append((base, position, _Text(message.id, "", base, message)))
+                keyed.append((base, rank, position, _Text(message.id, "", base, message)))
         elif isinstance(message, ToolMessage):
-            keyed.append((base, position, _Result(message)))
+            held_id = aliases.get(message.tool_call_id)
+            result = message if held_id is None else _answering(message, held_id)
+            keyed.append((base, rank, position, _Result(result)))
         else:
-            keyed.append((base, position, _Other(message)))
-    keyed.sort(key=lambda entry: (entry[0], entry[1]))
-    return [item for _, _, item in keyed], invalid
+            keyed.append((base, rank, position, _Other(message)))
+    keyed.sort(key=lambda entry: (entry[0], entry[1], entry[2]))
+    return [item for _, _, _, item in keyed], invalid
 
 
 def _already_ordered(
@@ -657,6 +692,8 @@ def _already_ordered(
     is not for the open calls, or a message while calls are open. ``copy=False`` keeps
     the assistant messages themselves (see :func:`project`).
     """
+    if transcript.call_aliases:
+        return None  # calls under re-minted ids: the projector takes them by their own
     records = transcript.tool_calls
     out: list[Message] = []
     batch: _Batch | None = None
@@ -664,8 +701,13 @@ def _already_ordered(
     seen_calls: set[str] = set()
     assistant_ids: set[str] = set()
     last_seq = -1
+    last_rank = 0
     for message in transcript.messages:
         base = message.seq
+        rank = message.rank
+        if base == last_seq and rank < last_rank:
+            return None  # a tie the projector orders by rank (a snapshot's own order)
+        last_rank = rank
         if isinstance(message, AssistantMessage):
             if open_calls or not message.segments or message.id in assistant_ids:
                 return None

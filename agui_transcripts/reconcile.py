@@ -1,4 +1,4 @@
-"""History reconciliation: which restated messages are ones the transcript already holds.
+"""History reconciliation: which restated messages and calls are ones the transcript holds.
 
 Producers restate the conversation in two places: a ``MESSAGES_SNAPSHOT`` and the
 messages of a later run's input. Both often re-mint ids (a framework's own dump of its
@@ -11,22 +11,39 @@ is the same as a held one when, in this order of strength:
    is the k-th held one, so a reused call id keeps its turns apart);
 3. both are assistant messages carrying the same call (by the restated message's first
    call id, occurrence by occurrence);
-4. their role and content are equal at the aligned position: after the held message that
-   the previous restated message matched, never before it.
+4. they say the same at the aligned position (after the held message that the previous
+   restated message matched, never before it): the same role and text, or, for assistant
+   messages with calls, the same calls (names and arguments, ids aside).
+
+Calls are restated under new ids too (llama-index re-mints them in every snapshot while
+its results keep answering the streamed id). A restated call is a held one when its
+message restates the held message and it has the held call's name (and arguments), or
+when a restated tool message right after it answers a held call no restated message
+carries. :func:`reconcile` returns those new ids with the held call id each stands for;
+tool messages answering a new id are then matched as in rule 2.
 
 One pass per rule over both lists, with dictionaries: linear in what both hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ._codec import dumps
-from .model import ActivityMessage, AssistantMessage, Message, ToolMessage, rebuilt_from_fields
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    parse_arguments,
+    rebuilt_from_fields,
+)
 
-__all__ = ["Match", "MatchKind", "reconcile", "restates_call"]
+__all__ = ["Match", "MatchKind", "Reconciled", "reconcile", "restates_call"]
 
 MatchKind = Literal["id", "call", "content"]
 
@@ -42,21 +59,45 @@ class Match:
         return rebuilt_from_fields(self)
 
 
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    """What :func:`reconcile` found, matches and call aliases.
+
+    ``matches``: a match (or None) per restated message, in order. ``aliases``: the
+    restated call ids that stand for held calls (new id -> the held call's id).
+    """
+
+    matches: list[Match | None]
+    aliases: dict[str, str]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt_from_fields(self)
+
+
+def _arguments_key(arguments: str) -> str:
+    """Arguments compared as JSON when they are JSON (spacing and key order aside)."""
+    parsed, error = parse_arguments(arguments)
+    if error is not None:
+        return arguments
+    return json.dumps(parsed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _content_key(message: Message) -> tuple[str, str] | None:
     """What a message says, ids aside; None for messages matched only by id or call."""
     if isinstance(message, (ToolMessage, ActivityMessage)):
         return None
     if isinstance(message, AssistantMessage):
         if message.tool_calls:
-            return None
+            calls = [(call.name, _arguments_key(call.arguments)) for call in message.tool_calls]
+            return ("assistant calls", dumps(calls))
         return ("assistant", message.content or "")
     content = getattr(message, "content", "")
     return (message.role, content if isinstance(content, str) else dumps(content))
 
 
-def _first_call(message: Message) -> str | None:
+def _first_call(message: Message, canonical: Callable[[str], str]) -> str | None:
     if isinstance(message, AssistantMessage) and message.tool_calls:
-        return message.tool_calls[0].id
+        return canonical(message.tool_calls[0].id)
     return None
 
 
@@ -67,8 +108,28 @@ def restates_call(held: Message, restated: Message) -> bool:
     return True
 
 
-def reconcile(held: Sequence[Message], restated: Sequence[Message]) -> list[Match | None]:
-    """For each restated message, the held message it restates, or None when it is new."""
+def _no_name(call_id: str) -> str | None:
+    return None
+
+
+def reconcile(
+    held: Sequence[Message],
+    restated: Sequence[Message],
+    *,
+    aliases: Mapping[str, str] | None = None,
+    call_name: Callable[[str], str | None] = _no_name,
+) -> Reconciled:
+    """Which restated messages and calls are held ones (see the module docstring).
+
+    ``aliases`` maps ids already known to stand for a held call (earlier restatements)
+    to it; ``call_name`` gives the name of a call the transcript knows by id (None for an
+    unknown id), so a call whose message is no longer held can still be recognised.
+    """
+    known = aliases or {}
+
+    def canonical(call_id: str) -> str:
+        return known.get(call_id, call_id)
+
     matches: list[Match | None] = [None] * len(restated)
     taken = [False] * len(held)
 
@@ -81,51 +142,59 @@ def reconcile(held: Sequence[Message], restated: Sequence[Message]) -> list[Matc
         if same is not None and not taken[same]:
             matches[index] = Match(same, "id")
             taken[same] = True
-    if None not in matches:
-        return matches  # the common restatement: every id held
+    if None not in matches and not any(
+        isinstance(m, AssistantMessage) and m.tool_calls for m in restated
+    ):
+        return Reconciled(matches, {})  # the common restatement: every id held, no calls
 
     # 2 and 3. Calls: held tool and assistant messages queued by call id, in order.
     results: dict[str, list[int]] = {}
     carriers: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
     for position, message in enumerate(held):
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls or ():
+                names.setdefault(canonical(call.id), call.name)
         if taken[position]:
             continue
         if isinstance(message, ToolMessage):
-            results.setdefault(message.tool_call_id, []).append(position)
+            results.setdefault(canonical(message.tool_call_id), []).append(position)
         elif isinstance(message, AssistantMessage) and message.tool_calls:
             for call in message.tool_calls:
-                carriers.setdefault(call.id, []).append(position)
+                carriers.setdefault(canonical(call.id), []).append(position)
     cursors: dict[tuple[bool, str], int] = {}
-    for index, message in enumerate(restated):
-        if matches[index] is not None:
-            continue
+
+    def by_call(index: int, message: Message, canonical: Callable[[str], str]) -> None:
         if isinstance(message, ToolMessage):
-            key, queue = (True, message.tool_call_id), results.get(message.tool_call_id)
+            key, queue = (True, canonical(message.tool_call_id)), results
         else:
-            first = _first_call(message)
+            first = _first_call(message, canonical)
             if first is None:
-                continue
-            key, queue = (False, first), carriers.get(first)
-        if not queue:
-            continue
+                return
+            key, queue = (False, first), carriers
+        positions = queue.get(key[1])
+        if not positions:
+            return
         cursor = cursors.get(key, 0)
-        while cursor < len(queue) and taken[queue[cursor]]:
+        while cursor < len(positions) and taken[positions[cursor]]:
             cursor += 1
-        if cursor < len(queue):
-            matches[index] = Match(queue[cursor], "call")
-            taken[queue[cursor]] = True
+        if cursor < len(positions):
+            matches[index] = Match(positions[cursor], "call")
+            taken[positions[cursor]] = True
             cursor += 1
         cursors[key] = cursor
 
-    # 4. Content, in order after the previous match.
+    for index, message in enumerate(restated):
+        if matches[index] is None:
+            by_call(index, message, canonical)
+
+    # 4. What they say, in order after the previous match.
     spoken: dict[tuple[str, str], list[int]] = {}
     for position, message in enumerate(held):
         if not taken[position]:
             key_ = _content_key(message)
             if key_ is not None:
                 spoken.setdefault(key_, []).append(position)
-    if not spoken:
-        return matches
     said: dict[tuple[str, str], int] = {}
     floor = -1
     for index, message in enumerate(restated):
@@ -147,4 +216,78 @@ def reconcile(held: Sequence[Message], restated: Sequence[Message]) -> list[Matc
             floor = candidates[cursor]
             matches[index] = Match(floor, "content")
             taken[floor] = True
-    return matches
+
+    # Calls restated under new ids: in the held message their message restates, by name
+    # (and arguments); else named by a restated tool message that follows them.
+    new: dict[str, str] = {}
+
+    def is_new(call_id: str) -> bool:
+        return call_id not in known and call_id not in names and call_name(call_id) is None
+
+    for index, message in enumerate(restated):
+        match = matches[index]
+        if not isinstance(message, AssistantMessage) or not message.tool_calls:
+            continue
+        original = held[match.held] if match is not None else None
+        if isinstance(original, AssistantMessage):
+            _pair_calls(original, message, canonical, is_new, new)
+    carried = {
+        new.get(call.id, canonical(call.id))
+        for message in restated
+        if isinstance(message, AssistantMessage)
+        for call in message.tool_calls or ()
+    }
+    waiting: list[ToolCall] = []  # unknown calls of the latest restated assistant message
+    for message in restated:
+        if isinstance(message, AssistantMessage):
+            waiting = [c for c in message.tool_calls or () if is_new(c.id) and c.id not in new]
+        elif isinstance(message, ToolMessage) and waiting:
+            answered = canonical(message.tool_call_id)
+            name = names.get(answered) or call_name(answered)
+            if answered in carried or name is None:
+                continue
+            for call in waiting:
+                if call.name == name:
+                    new[call.id] = answered
+                    carried.add(answered)
+                    waiting.remove(call)
+                    break
+        else:
+            waiting = []
+
+    if new:
+        # Tool messages answering a new id answer the held call: rule 2 again.
+        def restated_canonical(call_id: str) -> str:
+            return new.get(call_id, canonical(call_id))
+
+        for index, message in enumerate(restated):
+            if matches[index] is None and isinstance(message, ToolMessage):
+                by_call(index, message, restated_canonical)
+    return Reconciled(matches, new)
+
+
+def _pair_calls(
+    held: AssistantMessage,
+    restated: AssistantMessage,
+    canonical: Callable[[str], str],
+    is_new: Callable[[str], bool],
+    new: dict[str, str],
+) -> None:
+    """The calls of a restated message under new ids: the held message's, in order.
+
+    Each pairs with the first held call of the same name and arguments not restated
+    under its own id, else of the same name.
+    """
+    restated_ids = {canonical(call.id) for call in restated.tool_calls or ()}
+    free = [call for call in held.tool_calls or () if canonical(call.id) not in restated_ids]
+    for call in restated.tool_calls or ():
+        if not free or not is_new(call.id) or call.id in new:
+            continue
+        wanted = _arguments_key(call.arguments)
+        found = next(
+            (c for c in free if c.name == call.name and _arguments_key(c.arguments) == wanted),
+            None,
+        ) or next((c for c in free if c.name == call.name), None)
+        if found is not None:
+            new[call.id] = canonical(found.id)
+            free.remove(found)

@@ -106,7 +106,9 @@ def _find_arguments(raw: object, call_id: str, name: str, depth: int = 0) -> str
     return None
 
 
-def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
+def _carry_arrival(
+    held: AssistantMessage, restated: AssistantMessage, canonical: Callable[[str], str]
+) -> None:
     """Give a restated assistant message the arrival of the held one it replaces.
 
     Its calls keep their declaring event; when it says the same text with the same
@@ -116,9 +118,9 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
     held_calls = held.tool_calls or ()
     restated_calls = restated.tool_calls or ()
     if held_calls:
-        declared = {call.id: call.seq for call in held_calls}
+        declared = {canonical(call.id): call.seq for call in held_calls}
         for call in restated_calls:
-            call.seq = declared.get(call.id, call.seq)
+            call.seq = declared.get(canonical(call.id), call.seq)
     segments = held.segments
     if len(segments) == 1 and len(restated.segments) == 1:
         ours, theirs = segments[0], restated.segments[0]
@@ -126,7 +128,7 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
             if ours.text == theirs.text:
                 theirs.seq, theirs.stretch = ours.seq, ours.stretch  # one stretch: no copy
             return
-    if [c.id for c in held_calls] != [c.id for c in restated_calls]:
+    if [canonical(c.id) for c in held_calls] != [canonical(c.id) for c in restated_calls]:
         return
     if held.content != restated.content:
         return
@@ -140,16 +142,19 @@ def _carry_arrival(held: AssistantMessage, restated: AssistantMessage) -> None:
     restated.segments = carried
 
 
-def _after_calls(messages: list[Message], results: list[ToolMessage]) -> list[Message]:
+def _after_calls(
+    messages: list[Message], results: list[ToolMessage], canonical: Callable[[str], str]
+) -> list[Message]:
     """``messages`` with each result inserted after its call's message and earlier results.
 
-    A result whose call no message carries goes at the end, in order.
+    Calls and results meet under the id of the call they stand for (``canonical``). A
+    result whose call no message carries goes at the end, in order.
     """
     if not results:
         return messages
     waiting: dict[str, list[ToolMessage]] = {}
     for result in results:
-        waiting.setdefault(result.tool_call_id, []).append(result)
+        waiting.setdefault(canonical(result.tool_call_id), []).append(result)
     out: list[Message] = []
     due: list[ToolMessage] = []
     for message in messages:
@@ -159,13 +164,22 @@ def _after_calls(messages: list[Message], results: list[ToolMessage]) -> list[Me
         out.append(message)
         if isinstance(message, AssistantMessage):
             for call in message.tool_calls or ():
-                queue = waiting.get(call.id)
+                queue = waiting.get(canonical(call.id))
                 if queue:  # one per occurrence: a reused id's later turn has its own
                     due.append(queue.pop(0))
     out.extend(due)
     for left in waiting.values():
         out.extend(left)
     return out
+
+
+def _sameness(restated: Message, kind: str) -> str:
+    """What made a restated message a held one, as a diagnostic says it."""
+    if kind == "call":
+        return "call"
+    if isinstance(restated, AssistantMessage) and restated.tool_calls:
+        return "calls"
+    return "content"
 
 
 def _not_restated(dropped: list[Message], snapshot: list[Message]) -> list[Message]:
@@ -226,6 +240,9 @@ class Reducer:
         self.delivered_ids: set[str] = set()
         #: Held messages a snapshot left out, in the order it dropped them.
         self.superseded: list[Message] = []
+        #: Call ids a restatement re-minted, each with the id of the call it stands for
+        #: (the record's): results and lookups by either id reach the one record.
+        self.call_aliases: dict[str, str] = {}
         # The messages, in the reference client's order, with their indexes.
         self._list = MessageList()
         # Characters each message and call took from deltas, against the text limit.
@@ -317,6 +334,33 @@ class Reducer:
             message_id=ids.get("message_id"),
             tool_call_id=ids.get("tool_call_id"),
         )
+
+    def _canonical(self, call_id: str) -> str:
+        """The id of the record a call id stands for (itself unless a restatement re-minted it)."""
+        return self.call_aliases.get(call_id, call_id)
+
+    def _record(self, call_id: str) -> ToolCallRecord | None:
+        """The record of a call, by its own id or an id a restatement gave it."""
+        return self.tool_calls.get(self.call_aliases.get(call_id, call_id))
+
+    def _call_name(self, call_id: str) -> str | None:
+        record = self.tool_calls.get(call_id)
+        return record.name if record is not None else None
+
+    def _reconcile(self, held: list[Message], restated: list[Message]) -> list[Match | None]:
+        """Reconcile restated history with what is held; new ids of held calls are kept."""
+        found = reconcile(held, restated, aliases=self.call_aliases, call_name=self._call_name)
+        for new_id, held_id in found.aliases.items():
+            record_id = self._canonical(held_id)
+            self.call_aliases[new_id] = record_id
+            self._report(
+                "call-id-remapped",
+                f"restated history carries the held call {record_id!r} under the new id "
+                f"{new_id!r}; results answering either id answer it, and ordered() shows it "
+                f"as {record_id!r}",
+                tool_call_id=record_id,
+            )
+        return found.matches
 
     # -- entry points --------------------------------------------------------------------
 
@@ -589,7 +633,9 @@ class Reducer:
             return False
         new_turn = False
         held = self._list.messages if self._may_restate(messages) else []
-        for message, match in zip(messages, self._echoes(held, messages), strict=True):
+        for rank, (message, match) in enumerate(
+            zip(messages, self._echoes(held, messages), strict=True)
+        ):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)
             if match is not None:
@@ -611,18 +657,21 @@ class Reducer:
             if isinstance(message, ToolMessage) and not self._accept_client_result(message):
                 continue
             message.seq = self._index
+            message.rank = rank
             node = self._list.append(message)
             self._register_calls(node)
             if isinstance(message, ToolMessage):
                 if self._list.has_call(message.tool_call_id) or (
-                    message.tool_call_id in self.tool_calls
+                    self._record(message.tool_call_id) is not None
                 ):
                     # A call the transcript knows (even one a snapshot has since left
                     # out) is answered, as add_client_result would answer it.
                     self._place_history_result(message, "input")
                 else:
                     result = ToolResult(message.id, self._run.index if self._run else None, "input")
-                    self._orphans.setdefault(message.tool_call_id, []).append((node, result))
+                    self._orphans.setdefault(self._canonical(message.tool_call_id), []).append(
+                        (node, result)
+                    )
             elif isinstance(message, (UserMessage, SystemMessage, DeveloperMessage)):
                 new_turn = True
         self._stretch += 1
@@ -634,7 +683,7 @@ class Reducer:
         The first answer to a call stands (I17): a server result in the stream is never
         replaced by a client's. An identical copy under another id is an echo.
         """
-        record = self.tool_calls.get(message.tool_call_id)
+        record = self._record(message.tool_call_id)
         if record is None or not record.results:
             return True
         held = [self._list.node(result.message_id) for result in record.results]
@@ -687,13 +736,12 @@ class Reducer:
         if message.id in self._list:
             return True
         if isinstance(message, ToolMessage):
-            return message.tool_call_id in self.tool_calls
+            return self._record(message.tool_call_id) is not None
         if isinstance(message, AssistantMessage):
-            return any(call.id in self.tool_calls for call in message.tool_calls or ())
+            return any(self._record(call.id) is not None for call in message.tool_calls or ())
         return False
 
-    @staticmethod
-    def _echoes(held: list[Message], messages: list[Message]) -> list[Match | None]:
+    def _echoes(self, held: list[Message], messages: list[Message]) -> list[Match | None]:
         """Which input messages restate held ones.
 
         A tool message restates a held result only with the same content (another
@@ -705,7 +753,7 @@ class Reducer:
         """
         if not held:
             return [None] * len(messages)
-        matches = reconcile(held, messages)
+        matches = self._reconcile(held, messages)
         strong = -1
         for index, (message, match) in enumerate(zip(messages, matches, strict=True)):
             if match is None:
@@ -1145,7 +1193,7 @@ class Reducer:
             content = (
                 raw_content if isinstance(raw_content, str) else (_delta_text(raw_content) or "")
             )
-        self._answered.add(call_id)
+        self._answered.add(self._canonical(call_id))
         existing = self._list.node(message_id)
         if existing is not None:
             held = existing.message
@@ -1177,7 +1225,7 @@ class Reducer:
         message.merge_metadata(event.get("metadata"))
         result = ToolResult(message_id, self._run.index if self._run else None, "stream")
         self._place_result(message, call_id, result)
-        record = self.tool_calls.get(call_id)
+        record = self._record(call_id)
         if record is not None:
             record.results.append(result)
             client_tools = self.client_tools
@@ -1193,16 +1241,22 @@ class Reducer:
         self._stretch += 1
 
     def _place_result(self, message: ToolMessage, call_id: str, result: ToolResult) -> None:
+        """A5: after the message that carries the call (by this id, as the reference looks).
+
+        Else at the end: an orphan until its call appears, unless the call is known by
+        another id (a snapshot re-minted it), which answers it.
+        """
         owner = self._list.owner(call_id)
         if owner is None:
             node = self._list.append(message)
-            self._orphans.setdefault(call_id, []).append((node, result))
+            if self._record(call_id) is None:
+                self._orphans.setdefault(self._canonical(call_id), []).append((node, result))
         else:
             self._list.insert_after(self._list.after_results(owner), message)
 
     def _place_history_result(self, message: ToolMessage, source: ResultSource) -> None:
         """A tool message from history that answers a call we hold is not an orphan."""
-        record = self.tool_calls.get(message.tool_call_id)
+        record = self._record(message.tool_call_id)
         if (
             record is not None
             and message.id not in record.result_message_ids
@@ -1220,6 +1274,17 @@ class Reducer:
             if self._list.has_call(call.id):
                 continue
             self._list.declare(call.id, node)
+            held_id = self.call_aliases.get(call.id)
+            if held_id is not None and held_id in self.tool_calls:
+                # A held call under the id a restatement gave it: the record moves to its
+                # new message and keeps its id, its call and its results.
+                held_record = self.tool_calls[held_id]
+                held_record.message_id = message.id
+                held_record.ended = True
+                for _, result in self._orphans.pop(held_id, []):
+                    if result.message_id not in held_record.result_message_ids:
+                        held_record.results.append(result)
+                continue
             record = self.tool_calls.get(call.id)
             if record is None:
                 self.tool_calls[call.id] = ToolCallRecord(
@@ -1248,7 +1313,7 @@ class Reducer:
         Returns the new tool message, or None when the call already has an answer (which
         stands, and the attempt is reported).
         """
-        record = self.tool_calls.get(tool_call_id)
+        record = self._record(tool_call_id)
         if record is None:
             raise KeyError(f"the transcript has no tool call {tool_call_id!r}")
         self._index = -1
@@ -1274,7 +1339,11 @@ class Reducer:
             (r.last_event_index for r in self.runs if r.last_event_index is not None), default=-1
         )
         result = ToolResult(message.id, None, "harness")
-        self._place_result(message, tool_call_id, result)
+        carrier = self._list.owner(tool_call_id) or self._list.node(record.message_id or "")
+        if carrier is not None:  # right after its call, under whichever id it is held
+            self._list.insert_after(self._list.after_results(carrier), message)
+        else:
+            self._place_result(message, tool_call_id, result)
         record.results.append(result)
         self._stretch += 1
         return message
@@ -1296,7 +1365,7 @@ class Reducer:
         """
         snapshot = messages_from_dicts(event.get("messages"), where="messages", report=self._report)
         held = self._list.messages
-        matches = reconcile(held, snapshot)
+        matches = self._reconcile(held, snapshot)
         for message, match in zip(snapshot, matches, strict=True):
             if match is not None:
                 self._take_over(held[match.held], message, match.kind)
@@ -1331,7 +1400,7 @@ class Reducer:
                 results.append(message)  # restated under a new id: after its call, below
             else:
                 kept.append(message)
-        self._rebuild(_after_calls(kept, results))
+        self._rebuild(_after_calls(kept, results, self._canonical))
 
     def _report_dropped(self, dropped: list[Message]) -> None:
         """A snapshot left out held messages it does not restate under any id: say which.
@@ -1368,16 +1437,18 @@ class Reducer:
                 message.seq = following
             else:
                 following = message.seq - 1
+        for rank, message in enumerate(snapshot):  # ties: the snapshot's own order
+            message.rank = rank
 
     def _take_over(self, held: Message, restated: Message, kind: str) -> None:
         """A snapshot copy replaces a held message: it keeps when and how it arrived."""
         restated.seq = held.seq
         if isinstance(held, AssistantMessage) and isinstance(restated, AssistantMessage):
-            _carry_arrival(held, restated)
+            _carry_arrival(held, restated, self._canonical)
         if restated.id == held.id:
             return
         if isinstance(held, ToolMessage):
-            record = self.tool_calls.get(held.tool_call_id)
+            record = self._record(held.tool_call_id)
             if record is not None:
                 record.results = [
                     ToolResult(restated.id, r.run_index, r.source) if r.message_id == held.id else r
@@ -1388,7 +1459,7 @@ class Reducer:
         self._report(
             "snapshot-id-remapped",
             f"the snapshot restates the held {held.role} message {held.id!r} as "
-            f"{restated.id!r} (same {'call' if kind == 'call' else 'content'}); the "
+            f"{restated.id!r} (same {_sameness(restated, kind)}); the "
             "snapshot's copy replaces it and keeps its arrival",
             message_id=restated.id,
             tool_call_id=held.tool_call_id if isinstance(held, ToolMessage) else None,
@@ -1402,12 +1473,16 @@ class Reducer:
             self._register_calls(node)
         for node in self._list.nodes():
             message = node.message
-            if isinstance(message, ToolMessage) and not self._list.has_call(message.tool_call_id):
+            if not isinstance(message, ToolMessage):
+                continue
+            if self._list.has_call(message.tool_call_id) or self._record(message.tool_call_id):
+                self._place_history_result(message, "snapshot")
+            else:
                 run_index = self._run.index if self._run is not None else None
                 result = ToolResult(message.id, run_index, "snapshot")
-                self._orphans.setdefault(message.tool_call_id, []).append((node, result))
-            elif isinstance(message, ToolMessage):
-                self._place_history_result(message, "snapshot")
+                self._orphans.setdefault(self._canonical(message.tool_call_id), []).append(
+                    (node, result)
+                )
 
     def _state_snapshot(self, event: Event) -> None:
         self.state = event.get("snapshot")

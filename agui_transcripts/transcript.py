@@ -48,11 +48,19 @@ class Transcript:
     #: the reference client's, each snapshot's ``snapshot-dropped-messages`` warning names
     #: them, and here they are.
     superseded: list[Message] = field(default_factory=list)
+    #: Call ids a restatement re-minted (a snapshot's, a run input's), each with the id of
+    #: the call it stands for: the key of :attr:`tool_calls`, and the id :meth:`ordered`
+    #: shows the call and its results under. :meth:`tool_call` looks up either.
+    call_aliases: dict[str, str] = field(default_factory=dict)
     # run_of's index, built on first use: (run count, running maxima of the runs' first
     # event indices, those runs).
     _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+
+    def tool_call(self, call_id: str) -> ToolCallRecord | None:
+        """The record of a call, by its own id or an id a restatement gave it."""
+        return self.tool_calls.get(self.call_aliases.get(call_id, call_id))
 
     def to_dicts(self) -> list[JSONObject]:
         """Every message in its AG-UI wire form, in order."""

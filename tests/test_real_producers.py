@@ -518,3 +518,190 @@ def test_a_snapshot_that_restates_under_new_ids_or_merged_drops_nothing() -> Non
     transcript = fold(events, run_input={"threadId": "t", "runId": "r1", "messages": [FRANCE]})
     assert codes(transcript, "snapshot-dropped-messages") == []
     assert transcript.superseded == []
+
+
+# -- 3. a snapshot that re-mints call ids while results keep the streamed ones ----------------
+
+WEATHER_ARGS = '{"city": "Paris"}'
+
+
+def _weather_call(call_id: str) -> Event:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": WEATHER_ARGS},
+    }
+
+
+def gemini_snapshot_runs(result_answers: str = "A") -> list[Event]:
+    """llama-index's AG-UI workflow with Gemini: the call streamed as ``A``, restated under
+    a fresh id in every snapshot, its result answering ``result_answers`` (``A``, or
+    ``fresh`` for the snapshot's own id)."""
+
+    def snapshot(step: int, *tail: Event) -> Event:
+        call_id = f"B{step}"
+        messages = [
+            {"id": f"sys-{step}", "role": "system", "content": "You are a travel assistant."},
+            FRANCE | {"content": "Weather in Paris?"},
+            {"id": f"x{step}", "role": "assistant", "toolCalls": [_weather_call(call_id)]},
+        ]
+        for message in tail:
+            answered = call_id if result_answers == "fresh" else "A"
+            messages.append(
+                {**message, "toolCallId": answered} if "toolCallId" in message else message
+            )
+        return {"type": "MESSAGES_SNAPSHOT", "messages": messages}
+
+    result = {"id": "y", "role": "tool", "toolCallId": "A", "content": "18°C and sunny"}
+    final = {"id": "z", "role": "assistant", "content": "It is 18°C and sunny in Paris."}
+    return [
+        RS(),
+        {
+            "type": "TOOL_CALL_CHUNK",
+            "toolCallId": "A",
+            "toolCallName": "get_weather",
+            "delta": WEATHER_ARGS,
+        },
+        snapshot(1),
+        snapshot(2, result),
+        {
+            "type": "TEXT_MESSAGE_CHUNK",
+            "messageId": "ans",
+            "role": "assistant",
+            "delta": final["content"],
+        },
+        snapshot(3, result, final),
+        RF(),
+    ]
+
+
+WEATHER_CONVERSATION = [
+    ("system", "You are a travel assistant.", None, False),
+    ("user", "Weather in Paris?", None, False),
+    ("call", f"get_weather {WEATHER_ARGS}", "A", False),
+    ("tool", "18°C and sunny", "A", False),
+    ("assistant", "It is 18°C and sunny in Paris.", None, False),
+]
+
+
+@pytest.mark.parametrize("result_answers", ["A", "fresh"])
+@pytest.mark.parametrize("with_input", [True, False])
+def test_a_call_restated_under_fresh_ids_keeps_its_result(
+    result_answers: str, with_input: bool
+) -> None:
+    run_input = {
+        "threadId": "t",
+        "runId": "r1",
+        "messages": [FRANCE | {"content": "Weather in Paris?"}],
+    }
+    transcript = fold(
+        gemini_snapshot_runs(result_answers), run_input=run_input if with_input else None
+    )
+    assert conversation(transcript) == WEATHER_CONVERSATION  # call, result, answer
+    assert list(transcript.tool_calls) == ["A"]  # no phantom call per snapshot
+    record = transcript.tool_calls["A"]
+    assert (record.state, record.message_id) == ("resolved_server", "x3")
+    assert transcript.tool_call("B3") is record
+    assert transcript.call_aliases == {"B1": "A", "B2": "A", "B3": "A"}
+    assert transcript.continuation().status == "done"
+    assert codes(transcript, "orphan-result", "snapshot-dropped-messages") == []
+    assert len(codes(transcript, "call-id-remapped")) == 3
+
+
+def test_a_harness_answers_a_restated_call_by_either_id() -> None:
+    from agui_transcripts import Collector
+
+    events = [*gemini_snapshot_runs()[:3], RF()]  # the call; a snapshot re-mints it
+    for asked in ("A", "B1"):
+        collector = Collector()
+        for event in events:
+            collector.feed(event)
+        collector.add_client_result(asked, "18°C and sunny")
+        transcript = collector.transcript
+        assert conversation(transcript)[-2:] == WEATHER_CONVERSATION[2:4]
+        assert transcript.tool_calls["A"].state == "resolved_client"
+
+
+# -- 2. no "not executed" for a call the stream answered, under any spelling or id ----------
+
+
+def _answered_everywhere() -> dict[str, list[Event]]:
+    """Streams that answer their one call, each in another way a producer does it."""
+    call = [RS(), TCS("c1", "lookup", "m1"), TCA("c1", "{}"), TCE("c1")]
+    result = {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "c1", "content": "ok"}
+    restated = {
+        "id": "m1-again",
+        "role": "assistant",
+        "toolCalls": [
+            {"id": "c9", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+        ],
+    }
+    return {
+        "as-sent": [*call, result, RF()],
+        "under-result": [
+            *call,
+            {"type": "TOOL_CALL_RESULT", "toolCallId": "c1", "result": "ok"},
+            RF(),
+        ],
+        "snake-case": [
+            *call,
+            {"type": "TOOL_CALL_RESULT", "message_id": "t1", "tool_call_id": "c1", "content": "ok"},
+            RF(),
+        ],
+        "before-its-call": [RS(), result, *call[1:], RF()],
+        "only-in-a-snapshot": [
+            *call,
+            {
+                "type": "MESSAGES_SNAPSHOT",
+                "messages": [
+                    {
+                        "id": "m1",
+                        "role": "assistant",
+                        "toolCalls": [
+                            {
+                                "id": "c1",
+                                "type": "function",
+                                "function": {"name": "lookup", "arguments": "{}"},
+                            }
+                        ],
+                    },
+                    {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "ok"},
+                ],
+            },
+            RF(),
+        ],
+        "snapshot-remints-call": [
+            *call,
+            result,
+            {
+                "type": "MESSAGES_SNAPSHOT",
+                "messages": [
+                    restated,
+                    {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "ok"},
+                ],
+            },
+            RF(),
+        ],
+        "remints-and-result-follows": [
+            *call,
+            {"type": "MESSAGES_SNAPSHOT", "messages": [restated]},
+            {**result, "toolCallId": "c9"},
+            RF(),
+        ],
+        "with-recorder-keys": with_recorder_keys([*call, result, RF()]),
+    }
+
+
+@pytest.mark.parametrize("shape", list(_answered_everywhere()))
+@pytest.mark.parametrize("reader", ["dicts", "jsonl", "sse"])
+def test_an_answered_call_is_never_not_executed(shape: str, reader: str) -> None:
+    transcript = READERS[reader](_answered_everywhere()[shape])
+    ordered = transcript.ordered()
+    assert not any(is_synthetic(m) for m in ordered)
+    results = [m for m in ordered if isinstance(m, ToolMessage)]
+    assert [(m.text, m.tool_call_id) for m in results] == [("ok", "c1")]
+    position = ordered.index(results[0])
+    before = ordered[position - 1]
+    assert isinstance(before, AssistantMessage)
+    assert [c.id for c in before.tool_calls or ()] == ["c1"]  # right after its call
+    assert transcript.tool_calls["c1"].result_message_ids
