@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,9 +24,25 @@ from agui_transcripts.model import AssistantMessage, ToolMessage
 from agui_transcripts.projection import is_synthetic
 from agui_transcripts.schema import snake_case
 
-from .streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS, codes
+from .producers import (
+    BOOKING,
+    FRANCE,
+    OTHER_THREAD,
+    RESUMED,
+    WEATHER_ARGS,
+    approval_runs,
+    booking_run,
+    calculator_run,
+    chatty_run,
+    gemini_snapshot_runs,
+    reused_thread_run,
+    snapshot_first_runs,
+    with_recorder_keys,
+)
+from .streams import RF, RS, TCA, TCE, TCS, codes
 
 Event = dict[str, Any]
+HERE = Path(__file__).parent
 
 
 def _sse(events: list[Event]) -> bytes:
@@ -76,21 +93,6 @@ def conversation(transcript: Transcript) -> list[tuple[str, str, str | None, boo
 
 
 # -- 1. a result under another field name ------------------------------------------------------
-
-
-def calculator_run(result: Event) -> list[Event]:
-    """A hand-written wrapper: a call, its result as the wrapper spells it, the answer."""
-    return [
-        RS(),
-        TCS("tc-1", "calculator", "m1"),
-        TCA("tc-1", '{"expression": "42 * 17"}'),
-        TCE("tc-1"),
-        result,
-        TMS("m2"),
-        TMC("m2", "42 times 17 is 714."),
-        TME("m2"),
-        RF(),
-    ]
 
 
 @pytest.mark.parametrize("reader", READERS)
@@ -169,34 +171,6 @@ def test_a_result_without_message_id_is_kept_in_lenient_mode() -> None:
 
 # -- 9. a recorder's own keys on every event ---------------------------------------------------
 
-RECORDER_KEYS = {"_timestamp": 1796119586.25, "_offset_ms": 12, "_index": 0}
-
-
-def with_recorder_keys(events: list[Event]) -> list[Event]:
-    """Each event as a recorder writes it: its own keys, and a producer's usage on some."""
-    out = []
-    for index, event in enumerate(events):
-        extra: Event = {**RECORDER_KEYS, "_index": index}
-        if event["type"] in ("TEXT_MESSAGE_END", "RUN_FINISHED"):
-            extra["usage_metadata"] = {"input_tokens": 12, "output_tokens": 3}
-        out.append({**event, **extra})
-    return out
-
-
-def chatty_run() -> list[Event]:
-    """Text triads, a chunked answer and a call with its result: every delta kind."""
-    return [
-        *calculator_run(
-            {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "tc-1", "content": "714"}
-        )[:-1],
-        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m3", "role": "assistant", "delta": "One"},
-        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m3", "delta": " more"},
-        {"type": "TEXT_MESSAGE_CHUNK", "delta": " thing."},
-        {"type": "TOOL_CALL_CHUNK", "toolCallId": "tc-2", "toolCallName": "lookup", "delta": "{"},
-        {"type": "TOOL_CALL_CHUNK", "toolCallId": "tc-2", "delta": "}"},
-        RF(),
-    ]
-
 
 def _same_fold(left: Transcript, right: Transcript) -> None:
     assert left.to_dicts() == right.to_dicts()
@@ -244,38 +218,6 @@ def test_a_delta_with_a_recorders_keys_takes_the_delta_lane(
 
 # -- 6. a producer's echo of the run input without the resume ---------------------------------
 
-APPROVAL = {
-    "id": "int-1",
-    "reason": "tool_call",
-    "toolCallId": "c1",
-    "message": "Approve deleting /tmp/report.txt?",
-}
-ASKED = {"id": "u1", "role": "user", "content": "Delete /tmp/report.txt"}
-RESUMED = [{"interruptId": "int-1", "status": "resolved", "payload": {"approved": True}}]
-
-
-def approval_runs() -> tuple[list[Event], list[Event]]:
-    """Run 1 asks approval for a call; run 2 executes it, its echo without the resume."""
-    echo = {"threadId": "t", "runId": "r2", "messages": [ASKED], "tools": [], "context": []}
-    events = [
-        RS("r1"),
-        TCS("c1", "delete_file", "a1"),
-        TCA("c1", '{"path": "/tmp/report.txt"}'),
-        TCE("c1"),
-        RF("r1", outcome={"type": "interrupt", "interrupts": [APPROVAL]}),
-        RS("r2", input=echo),
-        {"type": "TOOL_CALL_RESULT", "messageId": "res1", "toolCallId": "c1", "content": "deleted"},
-        TMS("a2"),
-        TMC("a2", "Done: the file is gone."),
-        TME("a2"),
-        RF("r2"),
-    ]
-    sent = [
-        {"threadId": "t", "runId": "r1", "messages": [ASKED], "tools": []},
-        {"threadId": "t", "runId": "r2", "messages": [ASKED], "tools": [], "resume": RESUMED},
-    ]
-    return events, sent
-
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_an_echo_without_the_resume_does_not_replace_the_request(strict: bool) -> None:
@@ -312,36 +254,6 @@ def test_the_clients_own_input_without_resume_is_still_an_error() -> None:
 
 
 # -- 5. run inputs paired with runs, not positions ---------------------------------------------
-
-FRANCE = {"id": "u1", "role": "user", "content": "Capital of France?"}
-ITALY = {"id": "u2", "role": "user", "content": "And of Italy?"}
-PARIS = {"id": "a1", "role": "assistant", "content": "Paris."}
-
-
-def answer(message_id: str, text: str) -> list[Event]:
-    return [TMS(message_id), TMC(message_id, text), TME(message_id)]
-
-
-def snapshot_first_runs() -> tuple[list[Event], list[Event]]:
-    """ag-ui-dify-adapter: each request's stream opens with the history, then RUN_STARTED."""
-    events = [
-        {"type": "MESSAGES_SNAPSHOT", "messages": [FRANCE]},
-        RS("r1"),
-        *answer("a1", "Paris."),
-        RF("r1"),
-        {"type": "MESSAGES_SNAPSHOT", "messages": [FRANCE, PARIS, ITALY]},
-        {"type": "STATE_SNAPSHOT", "snapshot": {"turn": 2}},
-        RS("r2"),
-        *answer("a2", "Rome."),
-        RF("r2"),
-    ]
-    # The client sends the thread as it holds it: the answer under the client's own id.
-    held = {**PARIS, "id": "client-7f3a"}
-    inputs = [
-        {"threadId": "t", "runId": "r1", "messages": [FRANCE], "tools": []},
-        {"threadId": "t", "runId": "r2", "messages": [FRANCE, held, ITALY], "tools": []},
-    ]
-    return events, inputs
 
 
 def _turns(transcript: Transcript) -> list[tuple[str, str]]:
@@ -387,6 +299,16 @@ def test_an_input_the_stream_has_no_run_for_shifts_nothing() -> None:
     assert [r.input["runId"] if r.input else None for r in transcript.runs] == ["r2"]
 
 
+def test_events_before_run_started_read_as_the_reference_reads_the_runs_without_them() -> None:
+    """The reference rejects the stream; without its events before each RUN_STARTED it
+    defines the conversation, and the lenient fold of the whole stream is that one."""
+    events, inputs = snapshot_first_runs(client_ids=False)
+    golden = HERE / "golden" / "streams" / "producer-snapshot-before-run-started-stripped"
+    expected = json.loads(golden.with_suffix(".expected.json").read_text(encoding="utf-8"))
+    assert json.loads(golden.with_suffix(".input.json").read_text(encoding="utf-8")) == inputs
+    assert fold(events, run_input=inputs).to_dicts() == expected["messages"]
+
+
 def test_a_stream_that_opens_with_a_snapshot_is_rejected_in_strict_mode() -> None:
     events, inputs = snapshot_first_runs()
     with pytest.raises(ProtocolError, match="First event must be 'RUN_STARTED'"):
@@ -394,17 +316,6 @@ def test_a_stream_that_opens_with_a_snapshot_is_rejected_in_strict_mode() -> Non
 
 
 # -- 7. an input message whose content is an object -------------------------------------------
-
-BOOKING = {"text": "Book a table for four", "people": 4, "time": "19:30"}
-
-
-def booking_run() -> tuple[list[Event], Event]:
-    run_input = {
-        "threadId": "t",
-        "runId": "r1",
-        "messages": [{"id": "u1", "role": "user", "content": BOOKING}],
-    }
-    return [RS(), *answer("a1", "Booked: four people at 19:30."), RF()], run_input
 
 
 def test_an_object_as_input_content_is_kept_as_the_reference_keeps_it() -> None:
@@ -457,22 +368,6 @@ def test_sdk_models_cannot_hold_object_content_and_say_so() -> None:
 
 # -- 4. a snapshot that leaves out what was streamed ------------------------------------------
 
-OTHER_THREAD = [
-    {"id": "old-u", "role": "user", "content": "Tell me a joke"},
-    {"id": "old-a", "role": "assistant", "content": "Why did the chicken cross the road?"},
-]
-
-
-def reused_thread_run() -> tuple[list[Event], Event]:
-    """A checkpoint of another conversation (a reused thread id) ends the run."""
-    events = [
-        RS(),
-        *answer("ans", "The capital of France is Paris."),
-        {"type": "MESSAGES_SNAPSHOT", "messages": OTHER_THREAD},
-        RF(),
-    ]
-    return events, {"threadId": "t", "runId": "r1", "messages": [FRANCE]}
-
 
 @pytest.mark.parametrize("with_input", [True, False])
 def test_a_snapshot_that_drops_streamed_messages_names_them(with_input: bool) -> None:
@@ -521,58 +416,6 @@ def test_a_snapshot_that_restates_under_new_ids_or_merged_drops_nothing() -> Non
 
 
 # -- 3. a snapshot that re-mints call ids while results keep the streamed ones ----------------
-
-WEATHER_ARGS = '{"city": "Paris"}'
-
-
-def _weather_call(call_id: str) -> Event:
-    return {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": "get_weather", "arguments": WEATHER_ARGS},
-    }
-
-
-def gemini_snapshot_runs(result_answers: str = "A") -> list[Event]:
-    """llama-index's AG-UI workflow with Gemini: the call streamed as ``A``, restated under
-    a fresh id in every snapshot, its result answering ``result_answers`` (``A``, or
-    ``fresh`` for the snapshot's own id)."""
-
-    def snapshot(step: int, *tail: Event) -> Event:
-        call_id = f"B{step}"
-        messages = [
-            {"id": f"sys-{step}", "role": "system", "content": "You are a travel assistant."},
-            FRANCE | {"content": "Weather in Paris?"},
-            {"id": f"x{step}", "role": "assistant", "toolCalls": [_weather_call(call_id)]},
-        ]
-        for message in tail:
-            answered = call_id if result_answers == "fresh" else "A"
-            messages.append(
-                {**message, "toolCallId": answered} if "toolCallId" in message else message
-            )
-        return {"type": "MESSAGES_SNAPSHOT", "messages": messages}
-
-    result = {"id": "y", "role": "tool", "toolCallId": "A", "content": "18°C and sunny"}
-    final = {"id": "z", "role": "assistant", "content": "It is 18°C and sunny in Paris."}
-    return [
-        RS(),
-        {
-            "type": "TOOL_CALL_CHUNK",
-            "toolCallId": "A",
-            "toolCallName": "get_weather",
-            "delta": WEATHER_ARGS,
-        },
-        snapshot(1),
-        snapshot(2, result),
-        {
-            "type": "TEXT_MESSAGE_CHUNK",
-            "messageId": "ans",
-            "role": "assistant",
-            "delta": final["content"],
-        },
-        snapshot(3, result, final),
-        RF(),
-    ]
 
 
 WEATHER_CONVERSATION = [

@@ -13,8 +13,9 @@ state, error and run outcomes the reference client ends with, and the client (na
 version) that made them. The test suite reads only these files; it never needs Node.
 
 Streams: the scenarios S01-S40 of the protocol rules (``scenario-*``), producer quirks
-the reference accepts (``quirk-*``), producers restating history (``history-*``) and
-deterministic random streams (``random-*``); in ``deviations/``, streams where we depart
+the reference accepts (``quirk-*``), producers restating history (``history-*``), streams
+as producers nobody here wrote send them (``producer-*``) and deterministic random
+streams (``random-*``); in ``deviations/``, streams where we depart
 from the reference on purpose, with its result beside them.
 """
 
@@ -28,6 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from tests.generate import random_stream, to_jsonl
+from tests.producers import (
+    approval_runs,
+    booking_run,
+    calculator_run,
+    chatty_run,
+    gemini_snapshot_runs,
+    reused_thread_run,
+    snapshot_first_runs,
+    with_recorder_keys,
+)
 from tests.streams import (
     AS,
     CU,
@@ -529,6 +540,40 @@ def history() -> dict[str, Case]:
     }
 
 
+def producers() -> dict[str, Case]:
+    """Streams as producers nobody here wrote send them (issue 33), folded by the reference.
+
+    Where the reference rejects one (a result under another field name, a snapshot before
+    RUN_STARTED), the golden records the rejection; the lenient transcript is held by
+    ``tests/test_real_producers.py``, and for the snapshot-first stream by the golden of
+    the same conversation without the events before each RUN_STARTED.
+    """
+    gemini_input = [_input("r1", [{"id": "u1", "role": "user", "content": "Weather in Paris?"}])]
+    approval, approval_inputs = approval_runs()
+    snapshot_first, snapshot_first_inputs = snapshot_first_runs(client_ids=False)
+    booking, booking_input = booking_run()
+    reused, reused_input = reused_thread_run()
+    return {
+        "producer-snapshot-remints-call-ids": (gemini_snapshot_runs("A"), gemini_input),
+        "producer-snapshot-remints-call-ids-and-results": (gemini_snapshot_runs("fresh"), None),
+        "producer-result-under-result-key": (
+            calculator_run({"type": "TOOL_CALL_RESULT", "toolCallId": "tc-1", "result": "714"}),
+            None,
+        ),
+        # The reference replays a recording per request from RUN_STARTED to RUN_STARTED,
+        # so it cannot take this one's inputs; it rejects the first event either way.
+        "producer-snapshot-before-run-started": (snapshot_first, None),
+        "producer-snapshot-before-run-started-stripped": (
+            [e for i, e in enumerate(snapshot_first) if i not in (0, 6, 7)],
+            snapshot_first_inputs,
+        ),
+        "producer-input-echo-without-resume": (approval, approval_inputs),
+        "producer-input-object-content": (booking, [booking_input]),
+        "producer-snapshot-drops-streamed-answer": (reused, [reused_input]),
+        "producer-recorder-keys": (with_recorder_keys(chatty_run()), None),
+    }
+
+
 def deviations() -> dict[str, Case]:
     """Streams where we depart from the reference on purpose (README's table).
 
@@ -658,6 +703,7 @@ def cases() -> dict[str, Case]:
     out = {f"scenario-{name}": case for name, case in scenarios().items()}
     out.update(quirks())
     out.update(history())
+    out.update(producers())
     for seed in RANDOM_SEEDS:
         events, inputs = random_stream(seed)
         out[f"random-{seed:03d}"] = (events, inputs)
