@@ -212,10 +212,11 @@ def _real_results_kept(transcript: Transcript) -> list[str]:
             occurrences.update(call.id for call in message.tool_calls or ())
         elif isinstance(message, ToolMessage):
             (synthetic_out if is_synthetic(message) else real_out)[message.tool_call_id] += 1
+    aliases = transcript.call_aliases  # results answering a re-minted id answer the call
     real_in = Counter(
-        m.tool_call_id
+        aliases.get(m.tool_call_id, m.tool_call_id)
         for m in transcript.messages
-        if isinstance(m, ToolMessage) and m.tool_call_id in occurrences
+        if isinstance(m, ToolMessage) and aliases.get(m.tool_call_id, m.tool_call_id) in occurrences
     )
     for call_id, count in occurrences.items():
         wanted = min(count, real_in[call_id])
@@ -228,7 +229,15 @@ def _real_results_kept(transcript: Transcript) -> list[str]:
 
 
 def _kept_as_held(transcript: Transcript, message: Message) -> bool:
-    return any(held is message for held in transcript.messages)
+    """The transcript's own result, or a copy answering the id of a call restated anew."""
+    if any(held is message for held in transcript.messages):
+        return True
+    return any(
+        held.id == message.id
+        and isinstance(held, ToolMessage)
+        and transcript.call_aliases.get(held.tool_call_id) == message.tool_call_id
+        for held in transcript.messages
+    )
 
 
 @pytest.mark.parametrize(
