@@ -232,7 +232,7 @@ def _kept_as_held(transcript: Transcript, message: Message) -> bool:
     """The transcript's own result, or a copy answering the id of a call restated anew."""
     if any(held is message for held in transcript.messages):
         return True
-    return any(
+    return isinstance(message, ToolMessage) and any(
         held.id == message.id
         and isinstance(held, ToolMessage)
         and transcript.call_aliases.get(held.tool_call_id) == message.tool_call_id
