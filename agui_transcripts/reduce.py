@@ -142,31 +142,46 @@ def _carry_arrival(
     restated.segments = carried
 
 
-def _after_calls(
-    messages: list[Message], results: list[ToolMessage], canonical: Callable[[str], str]
+def _placed_as_restated(
+    messages: list[Message],
+    results: list[tuple[ToolMessage, str | None]],
+    canonical: Callable[[str], str],
 ) -> list[Message]:
-    """``messages`` with each result inserted after its call's message and earlier results.
+    """``messages`` with each restated result where the snapshot put it.
 
-    Calls and results meet under the id of the call they stand for (``canonical``). A
-    result whose call no message carries goes at the end, in order.
+    Each result comes with the id of the message it follows in the snapshot (its
+    predecessor): it goes right after that message (and the results already there),
+    keeping the snapshot's order. A result whose predecessor is not in ``messages`` goes
+    after its call's message (calls and results meet under the id of the call they stand
+    for, ``canonical``), and one whose call no message carries at the end, in order.
     """
     if not results:
         return messages
+    present = {message.id for message in messages}
+    after: dict[str, list[ToolMessage]] = {}
     waiting: dict[str, list[ToolMessage]] = {}
-    for result in results:
-        waiting.setdefault(canonical(result.tool_call_id), []).append(result)
+    order: dict[int, int] = {}
+    for position, (result, predecessor) in enumerate(results):
+        order[id(result)] = position
+        if predecessor is not None and predecessor in present:
+            after.setdefault(predecessor, []).append(result)
+        else:
+            waiting.setdefault(canonical(result.tool_call_id), []).append(result)
     out: list[Message] = []
     due: list[ToolMessage] = []
     for message in messages:
         if due and not isinstance(message, ToolMessage):
+            due.sort(key=lambda result: order[id(result)])
             out.extend(due)
             due = []
         out.append(message)
+        due.extend(after.pop(message.id, ()))
         if isinstance(message, AssistantMessage):
             for call in message.tool_calls or ():
                 queue = waiting.get(canonical(call.id))
                 if queue:  # one per occurrence: a reused id's later turn has its own
                     due.append(queue.pop(0))
+    due.sort(key=lambda result: order[id(result)])
     out.extend(due)
     for left in waiting.values():
         out.extend(left)
@@ -1391,16 +1406,21 @@ class Reducer:
             if dropped:
                 self._report_dropped(dropped)
         placed = {message.id for message in kept}
-        results: list[ToolMessage] = []
+        results: list[tuple[ToolMessage, str | None]] = []
+        predecessor: str | None = None  # the last snapshot message that is not such a result
         for message, match in zip(snapshot, matches, strict=True):
             if message.id in placed:
+                predecessor = message.id
                 continue
             placed.add(message.id)
             if match is not None and isinstance(message, ToolMessage):
-                results.append(message)  # restated under a new id: after its call, below
-            else:
-                kept.append(message)
-        self._rebuild(_after_calls(kept, results, self._canonical))
+                # Restated under a new id: where the snapshot puts it, not behind later
+                # messages as appending would (see _placed_as_restated).
+                results.append((message, predecessor))
+                continue
+            predecessor = message.id
+            kept.append(message)
+        self._rebuild(_placed_as_restated(kept, results, self._canonical))
 
     def _report_dropped(self, dropped: list[Message]) -> None:
         """A snapshot left out held messages it does not restate under any id: say which.

@@ -1,4 +1,4 @@
-"""The differential corpus: random streams with what the reference client made of them.
+"""The differential corpora: random streams with what the reference client made of them.
 
 ``tests/golden/differential/corpus.jsonl`` holds 300 well-formed random streams (seeds
 1000-1299 of :mod:`tests.generate`) with the messages, state and run outcomes the
@@ -22,6 +22,13 @@ from .golden.compare import differences
 
 CORPUS = Path(__file__).parent / "golden" / "differential" / "corpus.jsonl"
 RECORDS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+# The same kind of streams rewritten in the producer dialects the reference client folds
+# (tests/dialects.py: a recorder's keys, re-minted snapshots, an echo without the resume,
+# a final snapshot leaving messages out), 40 per dialect, seeds 2000-2039, with its result.
+DIALECT_CORPUS = CORPUS.with_name("dialects.jsonl")
+DIALECT_RECORDS = [
+    json.loads(line) for line in DIALECT_CORPUS.read_text(encoding="utf-8").splitlines()
+]
 
 
 def test_the_corpus_is_large_and_varied() -> None:
@@ -33,6 +40,24 @@ def test_the_corpus_is_large_and_varied() -> None:
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda r: f"seed-{r['seed']}")
 def test_we_fold_as_the_reference_does(record: dict[str, Any]) -> None:
+    assert differences(record["events"], record["inputs"] or None, record["expected"]) == []
+
+
+def test_the_dialect_corpus_holds_every_replayed_dialect() -> None:
+    dialects = {record["dialect"] for record in DIALECT_RECORDS}
+    assert dialects == {
+        "recorder-keys",
+        "reminting-snapshot",
+        "echo-without-resume",
+        "dropping-snapshot",
+    }
+    assert len(DIALECT_RECORDS) >= 160
+
+
+@pytest.mark.parametrize(
+    "record", DIALECT_RECORDS, ids=lambda r: f"{r['dialect']}-seed-{r['seed']}"
+)
+def test_we_fold_producer_dialects_as_the_reference_does(record: dict[str, Any]) -> None:
     assert differences(record["events"], record["inputs"] or None, record["expected"]) == []
 
 
