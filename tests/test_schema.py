@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import importlib.metadata
 import inspect
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agui_transcripts import EVENT_TYPES, Verifier
 from agui_transcripts.diagnostics import DiagnosticSink
-from agui_transcripts.schema import COMMON, EVENTS, field_names
+from agui_transcripts.events import EventIntake
+from agui_transcripts.schema import (
+    CAMEL_FIELDS,
+    COMMON,
+    EVENTS,
+    FIELD_ALIASES,
+    FieldAlias,
+    field_names,
+    snake_case,
+)
 
 # Fields of the AG-UI 1.0 JSON schema that ag-ui-protocol 1.0.0's models do not declare.
 NEWER_THAN_THE_SDK = {("REASONING_ENCRYPTED_VALUE", "encryptedValueType")}
@@ -77,3 +87,52 @@ def test_the_verifier_requires_what_the_table_requires(kind: str) -> None:
     }
     checked = {f.name for f in EVENTS[kind].fields if f.required and f.kind != "data"}
     assert reported == checked
+
+
+# -- the other spellings ------------------------------------------------------------------
+
+
+def _sample_event(kind: str) -> dict[str, Any]:
+    """An event of ``kind`` with every required field, of the kind its table wants."""
+    values = {"string": "x", "object": {}, "array": [], "boolean": True, "number": 1}
+    event: dict[str, Any] = {"type": kind}
+    for field in EVENTS[kind].fields:
+        if field.required:
+            event[field.name] = values.get(field.kind.split("|")[0], "x")
+    return event
+
+
+@pytest.mark.parametrize("row", FIELD_ALIASES, ids=lambda row: f"{row.alias}->{row.field}")
+@pytest.mark.parametrize("strict", [False, True])
+def test_every_row_of_the_alias_table_is_read(row: FieldAlias, strict: bool) -> None:
+    """Each spelling of the table, on each type it names, reads as its field."""
+    kinds = sorted(row.types) if row.types is not None else ["TOOL_CALL_START", "CUSTOM"]
+    for kind in kinds:
+        event = _sample_event(kind)
+        value = event.pop(row.field, "spelled-value")
+        event[row.alias] = value
+        sink = DiagnosticSink(strict=strict)
+        read = EventIntake(sink).normalize(event)
+        assert read is not None
+        if strict and not row.strict:  # left for the verifier to reject, as the reference
+            assert row.field not in read
+            assert read[row.alias] == value
+        else:
+            assert read[row.field] == value
+            assert row.alias not in read
+            assert [d.code for d in sink.diagnostics] == ([row.code] if row.code else [])
+
+
+def test_the_readme_table_lists_every_spelling_but_the_snake_case_ones() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Other spellings", 1)[1].split("\n### ", 1)[0]
+    listed: set[tuple[str, str]] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            spellings, field = line.split(" | ")[:2]
+            for spelling in spellings.strip("| ").split(", "):
+                listed.add((spelling.strip("`"), field.strip("`")))
+    named = {(row.alias, row.field) for row in FIELD_ALIASES if row.code is not None}
+    assert listed == named
+    snake = {(row.alias, row.field) for row in FIELD_ALIASES if row.code is None}
+    assert snake == {(snake_case(name), name) for name in CAMEL_FIELDS}
