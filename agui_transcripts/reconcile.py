@@ -95,12 +95,6 @@ def _content_key(message: Message) -> tuple[str, str] | None:
     return (message.role, content if isinstance(content, str) else dumps(content))
 
 
-def _first_call(message: Message, canonical: Callable[[str], str]) -> str | None:
-    if isinstance(message, AssistantMessage) and message.tool_calls:
-        return canonical(message.tool_calls[0].id)
-    return None
-
-
 def restates_call(held: Message, restated: Message) -> bool:
     """Whether a call-matched pair says the same thing (a tool result's content)."""
     if isinstance(held, ToolMessage) and isinstance(restated, ToolMessage):
@@ -125,169 +119,220 @@ def reconcile(
     to it; ``call_name`` gives the name of a call the transcript knows by id (None for an
     unknown id), so a call whose message is no longer held can still be recognised.
     """
-    known = aliases or {}
+    return _Reconciler(held, restated, aliases or {}, call_name).run()
 
-    def canonical(call_id: str) -> str:
-        return known.get(call_id, call_id)
 
-    matches: list[Match | None] = [None] * len(restated)
-    taken = [False] * len(held)
+class _Reconciler:
+    """One reconciliation's state, the rules as methods.
 
-    # 1. Ids (the first held message with an id, as the reducer's index keeps it).
-    by_id: dict[str, int] = {}
-    for position, message in enumerate(held):
-        by_id.setdefault(message.id, position)
-    for index, message in enumerate(restated):
-        same = by_id.get(message.id)
-        if same is not None and not taken[same]:
-            matches[index] = Match(same, "id")
-            taken[same] = True
-    if None not in matches and not any(
-        isinstance(m, AssistantMessage) and m.tool_calls for m in restated
-    ):
-        return Reconciled(matches, {})  # the common restatement: every id held, no calls
+    A class rather than nested functions: compiled, a closure is an environment object
+    that refers back to its functions, a reference cycle per call.
+    """
 
-    # 2 and 3. Calls: held tool and assistant messages queued by call id, in order.
-    results: dict[str, list[int]] = {}
-    carriers: dict[str, list[int]] = {}
-    names: dict[str, str] = {}
-    for position, message in enumerate(held):
-        if isinstance(message, AssistantMessage):
-            for call in message.tool_calls or ():
-                names.setdefault(canonical(call.id), call.name)
-        if taken[position]:
-            continue
+    def __init__(
+        self,
+        held: Sequence[Message],
+        restated: Sequence[Message],
+        known: Mapping[str, str],
+        call_name: Callable[[str], str | None],
+    ) -> None:
+        self.held = held
+        self.restated = restated
+        self.known = known
+        self.call_name = call_name
+        self.matches: list[Match | None] = [None] * len(restated)
+        self.taken = [False] * len(held)
+        # Held results and call carriers not yet taken, by the id of the call (queued in
+        # order), and every held call's name.
+        self.results: dict[str, list[int]] = {}
+        self.carriers: dict[str, list[int]] = {}
+        self.names: dict[str, str] = {}
+        self.cursors: dict[tuple[bool, str], int] = {}
+        #: Restated call ids found to stand for held calls.
+        self.new: dict[str, str] = {}
+
+    def canonical(self, call_id: str) -> str:
+        """The held call an id stands for (by the aliases known before)."""
+        return self.known.get(call_id, call_id)
+
+    def restated_call(self, call_id: str) -> str:
+        """The held call a restated id stands for (by the aliases found here too)."""
+        found = self.new.get(call_id)
+        return found if found is not None else self.known.get(call_id, call_id)
+
+    def is_new(self, call_id: str) -> bool:
+        """Whether a restated call id is none that the transcript knows."""
+        return (
+            call_id not in self.known
+            and call_id not in self.names
+            and self.call_name(call_id) is None
+        )
+
+    def run(self) -> Reconciled:
+        held, restated, matches, taken = self.held, self.restated, self.matches, self.taken
+        # 1. Ids (the first held message with an id, as the reducer's index keeps it).
+        by_id: dict[str, int] = {}
+        for position, message in enumerate(held):
+            by_id.setdefault(message.id, position)
+        for index, message in enumerate(restated):
+            same = by_id.get(message.id)
+            if same is not None and not taken[same]:
+                matches[index] = Match(same, "id")
+                taken[same] = True
+        if None not in matches and not any(
+            isinstance(m, AssistantMessage) and m.tool_calls for m in restated
+        ):
+            return Reconciled(matches, {})  # the common restatement: every id held, no calls
+
+        # 2 and 3. Calls: held tool and assistant messages queued by call id, in order.
+        for position, message in enumerate(held):
+            if isinstance(message, AssistantMessage):
+                for call in message.tool_calls or ():
+                    self.names.setdefault(self.canonical(call.id), call.name)
+            if taken[position]:
+                continue
+            if isinstance(message, ToolMessage):
+                key = self.canonical(message.tool_call_id)
+                self.results.setdefault(key, []).append(position)
+            elif isinstance(message, AssistantMessage) and message.tool_calls:
+                for call in message.tool_calls:
+                    self.carriers.setdefault(self.canonical(call.id), []).append(position)
+        for index, message in enumerate(restated):
+            if matches[index] is None:
+                self.by_call(index, message, restated_ids=False)
+
+        self.by_content()
+
+        # Calls restated under new ids: in the held message their message restates, by
+        # name (and arguments); else named by a restated tool message that follows them.
+        for index, message in enumerate(restated):
+            match = matches[index]
+            if match is None or not isinstance(message, AssistantMessage):
+                continue
+            original = held[match.held]
+            if message.tool_calls and isinstance(original, AssistantMessage):
+                self.pair_calls(original, message)
+        self.name_by_results()
+        if self.new:
+            # Tool messages answering a new id answer the held call: rule 2 again.
+            for index, message in enumerate(restated):
+                if matches[index] is None and isinstance(message, ToolMessage):
+                    self.by_call(index, message, restated_ids=True)
+        return Reconciled(matches, self.new)
+
+    def by_call(self, index: int, message: Message, *, restated_ids: bool) -> None:
+        """Rules 2 and 3 for one restated message."""
         if isinstance(message, ToolMessage):
-            results.setdefault(canonical(message.tool_call_id), []).append(position)
+            call_id = message.tool_call_id
+            key = (True, self.restated_call(call_id) if restated_ids else self.canonical(call_id))
+            queue = self.results
         elif isinstance(message, AssistantMessage) and message.tool_calls:
-            for call in message.tool_calls:
-                carriers.setdefault(canonical(call.id), []).append(position)
-    cursors: dict[tuple[bool, str], int] = {}
-
-    def by_call(index: int, message: Message, canonical: Callable[[str], str]) -> None:
-        if isinstance(message, ToolMessage):
-            key, queue = (True, canonical(message.tool_call_id)), results
+            key, queue = (False, self.canonical(message.tool_calls[0].id)), self.carriers
         else:
-            first = _first_call(message, canonical)
-            if first is None:
-                return
-            key, queue = (False, first), carriers
+            return
         positions = queue.get(key[1])
         if not positions:
             return
-        cursor = cursors.get(key, 0)
+        taken = self.taken
+        cursor = self.cursors.get(key, 0)
         while cursor < len(positions) and taken[positions[cursor]]:
             cursor += 1
         if cursor < len(positions):
-            matches[index] = Match(positions[cursor], "call")
+            self.matches[index] = Match(positions[cursor], "call")
             taken[positions[cursor]] = True
             cursor += 1
-        cursors[key] = cursor
+        self.cursors[key] = cursor
 
-    for index, message in enumerate(restated):
-        if matches[index] is None:
-            by_call(index, message, canonical)
-
-    # 4. What they say, in order after the previous match.
-    spoken: dict[tuple[str, str], list[int]] = {}
-    for position, message in enumerate(held):
-        if not taken[position]:
-            key_ = _content_key(message)
-            if key_ is not None:
-                spoken.setdefault(key_, []).append(position)
-    said: dict[tuple[str, str], int] = {}
-    floor = -1
-    for index, message in enumerate(restated):
-        match = matches[index]
-        if match is not None:
-            floor = match.held
-            continue
-        key_ = _content_key(message)
-        candidates = spoken.get(key_) if key_ is not None else None
-        if not candidates or key_ is None:
-            continue
-        cursor = said.get(key_, 0)
-        while cursor < len(candidates) and (
-            taken[candidates[cursor]] or candidates[cursor] <= floor
-        ):
-            cursor += 1
-        said[key_] = cursor
-        if cursor < len(candidates):
-            floor = candidates[cursor]
-            matches[index] = Match(floor, "content")
-            taken[floor] = True
-
-    # Calls restated under new ids: in the held message their message restates, by name
-    # (and arguments); else named by a restated tool message that follows them.
-    new: dict[str, str] = {}
-
-    def is_new(call_id: str) -> bool:
-        return call_id not in known and call_id not in names and call_name(call_id) is None
-
-    for index, message in enumerate(restated):
-        match = matches[index]
-        if not isinstance(message, AssistantMessage) or not message.tool_calls:
-            continue
-        original = held[match.held] if match is not None else None
-        if isinstance(original, AssistantMessage):
-            _pair_calls(original, message, canonical, is_new, new)
-    carried = {
-        new.get(call.id, canonical(call.id))
-        for message in restated
-        if isinstance(message, AssistantMessage)
-        for call in message.tool_calls or ()
-    }
-    waiting: list[ToolCall] = []  # unknown calls of the latest restated assistant message
-    for message in restated:
-        if isinstance(message, AssistantMessage):
-            waiting = [c for c in message.tool_calls or () if is_new(c.id) and c.id not in new]
-        elif isinstance(message, ToolMessage) and waiting:
-            answered = canonical(message.tool_call_id)
-            name = names.get(answered) or call_name(answered)
-            if answered in carried or name is None:
+    def by_content(self) -> None:
+        """Rule 4: what they say, in order after the previous match."""
+        held, matches, taken = self.held, self.matches, self.taken
+        spoken: dict[tuple[str, str], list[int]] = {}
+        for position, message in enumerate(held):
+            if not taken[position]:
+                key = _content_key(message)
+                if key is not None:
+                    spoken.setdefault(key, []).append(position)
+        said: dict[tuple[str, str], int] = {}
+        floor = -1
+        for index, message in enumerate(self.restated):
+            match = matches[index]
+            if match is not None:
+                floor = match.held
                 continue
-            for call in waiting:
-                if call.name == name:
-                    new[call.id] = answered
-                    carried.add(answered)
-                    waiting.remove(call)
-                    break
-        else:
-            waiting = []
+            key = _content_key(message)
+            candidates = spoken.get(key) if key is not None else None
+            if not candidates or key is None:
+                continue
+            cursor = said.get(key, 0)
+            while cursor < len(candidates) and (
+                taken[candidates[cursor]] or candidates[cursor] <= floor
+            ):
+                cursor += 1
+            said[key] = cursor
+            if cursor < len(candidates):
+                floor = candidates[cursor]
+                matches[index] = Match(floor, "content")
+                taken[floor] = True
 
-    if new:
-        # Tool messages answering a new id answer the held call: rule 2 again.
-        def restated_canonical(call_id: str) -> str:
-            return new.get(call_id, canonical(call_id))
+    def pair_calls(self, held: AssistantMessage, restated: AssistantMessage) -> None:
+        """The calls of a restated message under new ids: the held message's, in order.
 
-        for index, message in enumerate(restated):
-            if matches[index] is None and isinstance(message, ToolMessage):
-                by_call(index, message, restated_canonical)
-    return Reconciled(matches, new)
+        Each pairs with the first held call of the same name and arguments not restated
+        under its own id, else of the same name.
+        """
+        restated_ids = {self.canonical(call.id) for call in restated.tool_calls or ()}
+        free = [c for c in held.tool_calls or () if self.canonical(c.id) not in restated_ids]
+        for call in restated.tool_calls or ():
+            if not free or not self.is_new(call.id) or call.id in self.new:
+                continue
+            found = _same_call(free, call)
+            if found is not None:
+                self.new[call.id] = self.canonical(found.id)
+                free.remove(found)
+
+    def name_by_results(self) -> None:
+        """Unknown calls named by the results restated after them.
+
+        A result that answers a held call no restated message carries names the first
+        unknown call of that name in the restated assistant message before it.
+        """
+        carried: set[str] = set()
+        for message in self.restated:
+            if isinstance(message, AssistantMessage):
+                for call in message.tool_calls or ():
+                    carried.add(self.restated_call(call.id))
+        waiting: list[ToolCall] = []  # unknown calls of the latest restated assistant message
+        for message in self.restated:
+            if isinstance(message, AssistantMessage):
+                waiting = [
+                    c
+                    for c in message.tool_calls or ()
+                    if self.is_new(c.id) and c.id not in self.new
+                ]
+            elif isinstance(message, ToolMessage) and waiting:
+                answered = self.canonical(message.tool_call_id)
+                name = self.names.get(answered) or self.call_name(answered)
+                if answered in carried or name is None:
+                    continue
+                for call in waiting:
+                    if call.name == name:
+                        self.new[call.id] = answered
+                        carried.add(answered)
+                        waiting.remove(call)
+                        break
+            else:
+                waiting = []
 
 
-def _pair_calls(
-    held: AssistantMessage,
-    restated: AssistantMessage,
-    canonical: Callable[[str], str],
-    is_new: Callable[[str], bool],
-    new: dict[str, str],
-) -> None:
-    """The calls of a restated message under new ids: the held message's, in order.
-
-    Each pairs with the first held call of the same name and arguments not restated
-    under its own id, else of the same name.
-    """
-    restated_ids = {canonical(call.id) for call in restated.tool_calls or ()}
-    free = [call for call in held.tool_calls or () if canonical(call.id) not in restated_ids]
-    for call in restated.tool_calls or ():
-        if not free or not is_new(call.id) or call.id in new:
+def _same_call(free: list[ToolCall], call: ToolCall) -> ToolCall | None:
+    """The first of ``free`` with the call's name and arguments, else with its name."""
+    wanted = _arguments_key(call.arguments)
+    by_name: ToolCall | None = None
+    for candidate in free:
+        if candidate.name != call.name:
             continue
-        wanted = _arguments_key(call.arguments)
-        found = next(
-            (c for c in free if c.name == call.name and _arguments_key(c.arguments) == wanted),
-            None,
-        ) or next((c for c in free if c.name == call.name), None)
-        if found is not None:
-            new[call.id] = canonical(found.id)
-            free.remove(found)
+        if _arguments_key(candidate.arguments) == wanted:
+            return candidate
+        if by_name is None:
+            by_name = candidate
+    return by_name

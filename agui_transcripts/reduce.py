@@ -158,22 +158,18 @@ def _placed_as_restated(
     if not results:
         return messages
     present = {message.id for message in messages}
-    after: dict[str, list[ToolMessage]] = {}
-    waiting: dict[str, list[ToolMessage]] = {}
-    order: dict[int, int] = {}
+    after: dict[str, list[tuple[int, ToolMessage]]] = {}
+    waiting: dict[str, list[tuple[int, ToolMessage]]] = {}
     for position, (result, predecessor) in enumerate(results):
-        order[id(result)] = position
         if predecessor is not None and predecessor in present:
-            after.setdefault(predecessor, []).append(result)
+            after.setdefault(predecessor, []).append((position, result))
         else:
-            waiting.setdefault(canonical(result.tool_call_id), []).append(result)
+            waiting.setdefault(canonical(result.tool_call_id), []).append((position, result))
     out: list[Message] = []
-    due: list[ToolMessage] = []
+    due: list[tuple[int, ToolMessage]] = []
     for message in messages:
         if due and not isinstance(message, ToolMessage):
-            due.sort(key=lambda result: order[id(result)])
-            out.extend(due)
-            due = []
+            _flush_in_order(due, out)
         out.append(message)
         due.extend(after.pop(message.id, ()))
         if isinstance(message, AssistantMessage):
@@ -181,11 +177,19 @@ def _placed_as_restated(
                 queue = waiting.get(canonical(call.id))
                 if queue:  # one per occurrence: a reused id's later turn has its own
                     due.append(queue.pop(0))
-    due.sort(key=lambda result: order[id(result)])
-    out.extend(due)
+    _flush_in_order(due, out)
     for left in waiting.values():
-        out.extend(left)
+        for _, result in left:
+            out.append(result)
     return out
+
+
+def _flush_in_order(due: list[tuple[int, ToolMessage]], out: list[Message]) -> None:
+    """Move the due results to ``out`` in the order they were restated."""
+    due.sort()
+    for _, result in due:
+        out.append(result)
+    due.clear()
 
 
 def _sameness(restated: Message, kind: str) -> str:
