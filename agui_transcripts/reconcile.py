@@ -119,7 +119,23 @@ def reconcile(
     to it; ``call_name`` gives the name of a call the transcript knows by id (None for an
     unknown id), so a call whose message is no longer held can still be recognised.
     """
-    return _Reconciler(held, restated, aliases or {}, call_name).run()
+    # 1. Ids (the first held message with an id, as the reducer's index keeps it).
+    matches: list[Match | None] = [None] * len(restated)
+    taken = [False] * len(held)
+    by_id: dict[str, int] = {}
+    for position, message in enumerate(held):
+        by_id.setdefault(message.id, position)
+    calls = False
+    for index, message in enumerate(restated):
+        same = by_id.get(message.id)
+        if same is not None and not taken[same]:
+            matches[index] = Match(same, "id")
+            taken[same] = True
+        if not calls and isinstance(message, AssistantMessage) and message.tool_calls:
+            calls = True
+    if None not in matches and not calls:
+        return Reconciled(matches, {})  # the common restatement: every id held, no calls
+    return _Reconciler(held, restated, aliases or {}, call_name, matches, taken).run()
 
 
 class _Reconciler:
@@ -135,13 +151,16 @@ class _Reconciler:
         restated: Sequence[Message],
         known: Mapping[str, str],
         call_name: Callable[[str], str | None],
+        matches: list[Match | None],
+        taken: list[bool],
     ) -> None:
         self.held = held
         self.restated = restated
         self.known = known
         self.call_name = call_name
-        self.matches: list[Match | None] = [None] * len(restated)
-        self.taken = [False] * len(held)
+        #: What rule 1 (ids) matched, and the held messages it took.
+        self.matches = matches
+        self.taken = taken
         # Held results and call carriers not yet taken, by the id of the call (queued in
         # order), and every held call's name.
         self.results: dict[str, list[int]] = {}
@@ -169,21 +188,8 @@ class _Reconciler:
         )
 
     def run(self) -> Reconciled:
+        """Rules 2 to 4 after rule 1 (ids), and the calls restated under new ids."""
         held, restated, matches, taken = self.held, self.restated, self.matches, self.taken
-        # 1. Ids (the first held message with an id, as the reducer's index keeps it).
-        by_id: dict[str, int] = {}
-        for position, message in enumerate(held):
-            by_id.setdefault(message.id, position)
-        for index, message in enumerate(restated):
-            same = by_id.get(message.id)
-            if same is not None and not taken[same]:
-                matches[index] = Match(same, "id")
-                taken[same] = True
-        if None not in matches and not any(
-            isinstance(m, AssistantMessage) and m.tool_calls for m in restated
-        ):
-            return Reconciled(matches, {})  # the common restatement: every id held, no calls
-
         # 2 and 3. Calls: held tool and assistant messages queued by call id, in order.
         for position, message in enumerate(held):
             if isinstance(message, AssistantMessage):

@@ -51,6 +51,7 @@ from .model import (
 )
 from .patch import PatchError, PatchTooLarge, apply_patch, json_size
 from .reconcile import Match, reconcile, restates_call
+from .run_inputs import RunInputs
 from .text_budget import DeltaRoute, TextBudget
 from .wire import content_parts, messages_from_dicts
 
@@ -208,10 +209,15 @@ def _not_restated(dropped: list[Message], snapshot: list[Message]) -> list[Messa
     another one (streamed text and its call in one message) or moved: what it carried
     is not lost then. One that carried nothing (an empty message) loses nothing either.
     """
-    said = {(m.role, m.text) for m in snapshot if m.text}
-    carried = {
-        call.id for m in snapshot if isinstance(m, AssistantMessage) for call in m.tool_calls or ()
-    }
+    said: set[tuple[str, str]] = set()
+    carried: set[str] = set()
+    for restated in snapshot:
+        text = restated.text  # computed once: an assistant message joins its segments
+        if text:
+            said.add((restated.role, text))
+        if isinstance(restated, AssistantMessage):
+            for call in restated.tool_calls or ():
+                carried.add(call.id)
     lost: list[Message] = []
     for message in dropped:
         if isinstance(message, ToolMessage):
@@ -235,6 +241,39 @@ def result_ids(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
 
 class Reducer:
     """Applies explicit, canonical events (sans-I/O). Read the results off its attributes."""
+
+    # Slots: interpreted, an instance past 30 attributes loses CPython's fast attribute
+    # layout, and every event reads several of them.
+    __slots__ = (
+        "_activity_sizes",
+        "_answer_runs",
+        "_answered",
+        "_conflicts",
+        "_handlers",
+        "_index",
+        "_inputs",
+        "_list",
+        "_marks",
+        "_max_state",
+        "_orphans",
+        "_replays",
+        "_run",
+        "_run_open",
+        "_start_raw",
+        "_started",
+        "_state_size",
+        "_stretch",
+        "_text",
+        "_unchecked",
+        "call_aliases",
+        "client_tools",
+        "delivered_ids",
+        "runs",
+        "sink",
+        "state",
+        "superseded",
+        "tool_calls",
+    )
 
     def __init__(
         self,
@@ -272,16 +311,8 @@ class Reducer:
         self._state_size: int | None = None
         self._activity_sizes: dict[str, int] = {}
         # The RunAgentInput of each run, as the caller gave them, and which runs took
-        # which: by runId where both name it, else in order (see _take_input).
-        self._run_inputs = run_inputs or []
-        self._inputs_by_run: dict[str, list[int]] = {}
-        for position, given in enumerate(self._run_inputs):
-            if isinstance(given.get("runId"), str):
-                self._inputs_by_run.setdefault(given["runId"], []).append(position)
-        self._taken_inputs: set[int] = set()
-        self._next_input = 0
-        # The input the current run took (its position), while it may still be re-paired.
-        self._run_input_at: int | None = None
+        # which: by runId where both name it, else in order (see RunInputs).
+        self._inputs = RunInputs(run_inputs or [])
         # The current run (the last one), and whether it is still going.
         self._run: RunRecord | None = None
         self._run_open = False
@@ -333,10 +364,8 @@ class Reducer:
         }
         # The first input seeds the history before any event (as the reference client's
         # initial messages); the run that takes it adds nothing more from it.
-        self._seeded: int | None = None
-        if self._run_inputs:
-            self._add_input_messages(self._run_inputs[0])
-            self._seeded = 0
+        if self._inputs.inputs:
+            self._add_input_messages(self._inputs.inputs[0])
 
     # -- reading -------------------------------------------------------------------------
 
@@ -492,46 +521,19 @@ class Reducer:
         self._started = {}
         self._answered = set()
         self._stretch += 1
-        position = self._take_input(event if announced else None)
-        self._run_input_at = position
+        position = self._inputs.take(event if announced else None)
         if position is not None:
             self._pair(run, position)
             if not announced:
                 self._check_resume(run)
         return run
 
-    def _take_input(self, event: Event | None) -> int | None:
-        """Which given run input a new run took: the one naming its runId, else the next.
-
-        ``event`` is the run's RUN_STARTED (None for an unannounced run): an input names
-        the run when their runIds are equal and their threadIds do not differ. Without
-        such an input, runs take the inputs in order, skipping those taken by runId, so a
-        run the recording lacks (or one extra) shifts nothing else.
-        """
-        if event is not None and isinstance(event.get("runId"), str):
-            thread_id = event.get("threadId")
-            for position in self._inputs_by_run.get(event["runId"], ()):
-                given_thread = self._run_inputs[position].get("threadId")
-                if position not in self._taken_inputs and (
-                    not isinstance(thread_id, str)
-                    or not isinstance(given_thread, str)
-                    or given_thread == thread_id
-                ):
-                    self._taken_inputs.add(position)
-                    return position
-        while self._next_input in self._taken_inputs:
-            self._next_input += 1
-        if self._next_input >= len(self._run_inputs):
-            return None
-        position = self._next_input
-        self._taken_inputs.add(position)
-        return position
-
     def _pair(self, run: RunRecord, position: int) -> None:
         """The run took the input at ``position``: its messages join the history."""
-        given = self._run_inputs[position]
-        if position == self._seeded:
-            self._seeded = None  # already in the history
+        inputs = self._inputs
+        given = inputs.inputs[position]
+        if position == inputs.seeded:
+            inputs.seeded = None  # already in the history
             run.new_turn = bool(given.get("messages"))
         else:
             run.new_turn = self._add_input_messages(given) or (
@@ -559,17 +561,9 @@ class Reducer:
         run = self._run
         assert run is not None
         run.announced = True
-        run_id = event.get("runId")
-        position = self._run_input_at
-        held = self._run_inputs[position].get("runId") if position is not None else None
-        if isinstance(run_id, str) and held != run_id and run_id in self._inputs_by_run:
-            named = self._take_input(event)
-            if named is not None:
-                if position is not None:
-                    self._taken_inputs.discard(position)
-                    self._next_input = min(self._next_input, position)
-                self._run_input_at = named
-                self._pair(run, named)
+        traded = self._inputs.trade(event)
+        if traded is not None:
+            self._pair(run, traded)
         return run
 
     def _run_started(self, event: Event) -> None:
@@ -1212,7 +1206,8 @@ class Reducer:
             content = (
                 raw_content if isinstance(raw_content, str) else (_delta_text(raw_content) or "")
             )
-        self._answered.add(self._canonical(call_id))
+        aliases = self.call_aliases
+        self._answered.add(aliases.get(call_id, call_id) if aliases else call_id)
         existing = self._list.node(message_id)
         if existing is not None:
             held = existing.message
@@ -1433,13 +1428,15 @@ class Reducer:
         messages are kept in :attr:`superseded`, so nothing delivered is lost unsaid.
         """
         self.superseded.extend(dropped)
+        sizes = [len(m.text) for m in dropped]
         shown = ", ".join(
-            f"{m.id!r} ({m.role}, {len(m.text)} characters)" for m in dropped[:_NAMED_DROPS]
+            f"{m.id!r} ({m.role}, {size} characters)"
+            for m, size in zip(dropped[:_NAMED_DROPS], sizes, strict=False)
         )
         more = len(dropped) - _NAMED_DROPS
         if more > 0:
             shown += f" and {more} more"
-        characters = sum(len(m.text) for m in dropped)
+        characters = sum(sizes)
         self._report(
             "snapshot-dropped-messages",
             f"the snapshot leaves out {len(dropped)} held message(s) it does not restate: "
