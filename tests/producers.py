@@ -166,12 +166,13 @@ def reused_thread_run() -> tuple[list[Event], Event]:
 WEATHER_ARGS = '{"city": "Paris"}'
 
 
+def call(call_id: str, name: str, arguments: str = "{}") -> Event:
+    """A tool call as messages restate it (``toolCalls`` entries)."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
 def weather_call(call_id: str) -> Event:
-    return {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": "get_weather", "arguments": WEATHER_ARGS},
-    }
+    return call(call_id, "get_weather", WEATHER_ARGS)
 
 
 def gemini_snapshot_runs(result_answers: str = "A") -> list[Event]:

@@ -33,13 +33,14 @@ from .producers import (
     approval_runs,
     booking_run,
     calculator_run,
+    call,
     chatty_run,
     gemini_snapshot_runs,
     reused_thread_run,
     snapshot_first_runs,
     with_recorder_keys,
 )
-from .streams import RF, RS, TCA, TCE, TCS, codes
+from .streams import MS, RF, RS, TCA, TCE, TCS, codes
 
 Event = dict[str, Any]
 HERE = Path(__file__).parent
@@ -470,68 +471,30 @@ def test_a_harness_answers_a_restated_call_by_either_id() -> None:
 
 def _answered_everywhere() -> dict[str, list[Event]]:
     """Streams that answer their one call, each in another way a producer does it."""
-    call = [RS(), TCS("c1", "lookup", "m1"), TCA("c1", "{}"), TCE("c1")]
+    called = [RS(), TCS("c1", "lookup", "m1"), TCA("c1", "{}"), TCE("c1")]
     result = {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "c1", "content": "ok"}
-    restated = {
-        "id": "m1-again",
-        "role": "assistant",
-        "toolCalls": [
-            {"id": "c9", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
-        ],
-    }
+    held_result = {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "ok"}
+    held_call = {"id": "m1", "role": "assistant", "toolCalls": [call("c1", "lookup")]}
+    restated = {"id": "m1-again", "role": "assistant", "toolCalls": [call("c9", "lookup")]}
+    snake = {"type": "TOOL_CALL_RESULT", "message_id": "t1", "tool_call_id": "c1", "content": "ok"}
     return {
-        "as-sent": [*call, result, RF()],
+        "as-sent": [*called, result, RF()],
         "under-result": [
-            *call,
+            *called,
             {"type": "TOOL_CALL_RESULT", "toolCallId": "c1", "result": "ok"},
             RF(),
         ],
-        "snake-case": [
-            *call,
-            {"type": "TOOL_CALL_RESULT", "message_id": "t1", "tool_call_id": "c1", "content": "ok"},
-            RF(),
-        ],
-        "before-its-call": [RS(), result, *call[1:], RF()],
-        "only-in-a-snapshot": [
-            *call,
-            {
-                "type": "MESSAGES_SNAPSHOT",
-                "messages": [
-                    {
-                        "id": "m1",
-                        "role": "assistant",
-                        "toolCalls": [
-                            {
-                                "id": "c1",
-                                "type": "function",
-                                "function": {"name": "lookup", "arguments": "{}"},
-                            }
-                        ],
-                    },
-                    {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "ok"},
-                ],
-            },
-            RF(),
-        ],
-        "snapshot-remints-call": [
-            *call,
-            result,
-            {
-                "type": "MESSAGES_SNAPSHOT",
-                "messages": [
-                    restated,
-                    {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "ok"},
-                ],
-            },
-            RF(),
-        ],
+        "snake-case": [*called, snake, RF()],
+        "before-its-call": [RS(), result, *called[1:], RF()],
+        "only-in-a-snapshot": [*called, MS(held_call, held_result), RF()],
+        "snapshot-remints-call": [*called, result, MS(restated, held_result), RF()],
         "remints-and-result-follows": [
-            *call,
-            {"type": "MESSAGES_SNAPSHOT", "messages": [restated]},
+            *called,
+            MS(restated),
             {**result, "toolCallId": "c9"},
             RF(),
         ],
-        "with-recorder-keys": with_recorder_keys([*call, result, RF()]),
+        "with-recorder-keys": with_recorder_keys([*called, result, RF()]),
     }
 
 

@@ -21,6 +21,7 @@ from agui_transcripts.adapters.target import Rendering
 from agui_transcripts.cli import build_parser
 
 from .adapter_modules import adapter_modules
+from .producers import BOOKING, booking_run
 
 HERE = Path(__file__).parent
 STREAMS = sorted((HERE / "golden" / "streams").glob("scenario-*.jsonl"))[:6]
@@ -101,23 +102,11 @@ def test_content_neither_text_nor_parts_renders_as_its_json_text(name: str) -> N
     """A client sent an object as a message's content: AG-UI keeps it, the rest read text."""
     if not _installed(name):
         pytest.skip(f"{FRAMEWORK[name]} is not installed (the [{target(name).extra}] extra)")
-    booking = {"text": "Book a table", "people": 4}
-    run_input = {
-        "threadId": "t",
-        "runId": "r1",
-        "messages": [{"id": "u1", "role": "user", "content": booking}],
-    }
-    events = [
-        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
-        {"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"},
-        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "Booked for four."},
-        {"type": "TEXT_MESSAGE_END", "messageId": "a1"},
-        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
-    ]
+    events, run_input = booking_run()
     transcript = fold(events, run_input=run_input)
     assert [d.code for d in transcript.diagnostics] == ["message-content-invalid"]
     rendered = json.dumps(render(transcript, name, ordered=True))
     if name == "agui":
-        assert json.loads(rendered)[0]["content"] == booking
+        assert json.loads(rendered)[0]["content"] == BOOKING
     else:
-        assert json.dumps(json.dumps(booking, separators=(",", ":")))[1:-1] in rendered
+        assert json.dumps(json.dumps(BOOKING, separators=(",", ":")))[1:-1] in rendered
