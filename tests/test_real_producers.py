@@ -30,6 +30,7 @@ from .producers import (
     OTHER_THREAD,
     RESUMED,
     WEATHER_ARGS,
+    answer,
     approval_runs,
     booking_run,
     calculator_run,
@@ -511,3 +512,32 @@ def test_an_answered_call_is_never_not_executed(shape: str, reader: str) -> None
     assert isinstance(before, AssistantMessage)
     assert [c.id for c in before.tool_calls or ()] == ["c1"]  # right after its call
     assert transcript.tool_calls["c1"].result_message_ids
+
+
+@pytest.mark.parametrize("remints", [False, True])
+def test_a_call_answered_in_the_next_runs_input_is_never_not_executed(remints: bool) -> None:
+    """The client's answer arrives with the next request, its history perhaps re-minted."""
+    first = [RS("r1"), TCS("c1", "lookup", "m1"), TCA("c1", "{}"), TCE("c1"), RF("r1")]
+    call_id = "client-c1" if remints else "c1"
+    history = [
+        {
+            "id": "m1-held" if remints else "m1",
+            "role": "assistant",
+            "toolCalls": [call(call_id, "lookup")],
+        },
+        {"id": "answer-1", "role": "tool", "toolCallId": call_id, "content": "ok"},
+    ]
+    inputs = [
+        {"threadId": "t", "runId": "r1", "messages": [], "tools": [{"name": "lookup"}]},
+        {"threadId": "t", "runId": "r2", "messages": history, "tools": [{"name": "lookup"}]},
+    ]
+    events = [*first, RS("r2"), *answer("a2", "Found it."), RF("r2")]
+    transcript = fold(events, run_input=inputs)
+    assert conversation(transcript) == [
+        ("call", "lookup {}", "c1", False),
+        ("tool", "ok", "c1", False),
+        ("assistant", "Found it.", None, False),
+    ]
+    record = transcript.tool_calls["c1"]
+    assert (record.state, record.delivered) == ("resolved_client", True)
+    assert list(transcript.tool_calls) == ["c1"]
