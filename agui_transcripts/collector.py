@@ -14,7 +14,7 @@ from typing import Any, Final
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import CANONICAL_KEYS, Event, EventIntake, normalize_run_input, unknown_key_count
+from .events import Event, EventIntake, normalize_run_input, unknown_key_count
 from .limits import DEFAULT_LIMITS, Limits
 from .model import ToolMessage
 from .ownership import settle
@@ -34,8 +34,6 @@ _PLAIN_DELTA_KEYS: Final = 3
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES: Final = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
 _LANE_TYPES: Final = _CHUNK_TYPES | frozenset(_DELTA_ID_KEYS)
-# Whether every key of an event is one some AG-UI event defines (checked in C).
-_known: Final = CANONICAL_KEYS.issuperset
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -147,7 +145,7 @@ class Collector:
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
         size = len(event)
-        if size > _PLAIN_DELTA_KEYS + 1 and event["type"] in _LANE_TYPES and not _known(event):
+        if size > _PLAIN_DELTA_KEYS + 1 and event["type"] in _LANE_TYPES:
             # Keys no event defines (a recorder's own) make no delta special.
             size -= unknown_key_count(event)
         if size <= _PLAIN_DELTA_KEYS + 1:

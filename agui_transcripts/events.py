@@ -43,7 +43,6 @@ from .schema import (
 )
 
 __all__ = [
-    "CANONICAL_KEYS",
     "EVENT_TYPES",
     "Event",
     "EventIntake",
@@ -135,8 +134,6 @@ _FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
 
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
 _CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | CAMEL_FIELDS)
-#: Every top-level key some AG-UI 1.0 event defines (with ``type``); others are nobody's.
-CANONICAL_KEYS: Final = _CANONICAL_KEYS
 # A lenient repair that needs the full rewrite even when the keys look canonical: the
 # field a TOOL_CALL_RESULT may lack (its messageId, minted), and the spellings of one type
 # that are another type's field names ("result").

@@ -36,6 +36,7 @@ __all__ = [
     "ToolResult",
     "TranscriptData",
     "UserMessage",
+    "content_is_unfit",
 ]
 
 JSONObject = dict[str, Any]
@@ -781,6 +782,17 @@ class RunRecord:
         if self.usage is not None:
             out["usage"] = self.usage
         return out
+
+
+def content_is_unfit(role: object, content: object) -> bool:
+    """Whether a history message's content is neither text nor content parts for its role.
+
+    An object or a number anywhere, parts on an assistant message (its content is text);
+    an activity's content is an object by design.
+    """
+    if content is None or isinstance(content, str) or role == "activity":
+        return False
+    return role == "assistant" or not isinstance(content, list)
 
 
 def parse_arguments(raw: str) -> tuple[Any, str | None]:

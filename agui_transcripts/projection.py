@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -586,21 +587,9 @@ def _renamed_call(call: ToolCall, call_id: str) -> ToolCall:
 
 def _answering(message: ToolMessage, call_id: str) -> ToolMessage:
     """A copy of a result that answers a call by a re-minted id, answering its own id."""
-    copy = ToolMessage(
-        message.id,
-        call_id,
-        message.content,
-        error=message.error,
-        name=message.name,
-        subagent_run_id=message.subagent_run_id,
-        metadata=message.metadata,
-        encrypted_value=message.encrypted_value,
-    )
-    copy.encrypted_value_type = message.encrypted_value_type
-    copy.raw_content = message.raw_content
-    copy.extra = message.extra
-    copy.seq = message.seq
-    return copy
+    answering = shallow_copy(message)  # every attribute (the model says how it is rebuilt)
+    answering.tool_call_id = call_id
+    return answering
 
 
 def _copy_call(call: ToolCall) -> ToolCall:

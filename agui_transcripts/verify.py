@@ -22,6 +22,7 @@ from typing import Any, Final, Literal
 
 from .diagnostics import DiagnosticSink
 from .events import Event, json_kind
+from .model import content_is_unfit
 from .schema import COMMON, EVENTS
 
 __all__ = ["SUPPORTED_PROTOCOL_VERSION", "RunState", "Verifier"]
@@ -581,10 +582,7 @@ class Verifier:
             if not isinstance(message, dict) or not isinstance(message.get("id"), str):
                 continue
             content = message.get("content")
-            if not (content is None or isinstance(content, str)) and (
-                message.get("role") == "assistant"
-                or (message.get("role") != "activity" and not isinstance(content, list))
-            ):
+            if content_is_unfit(message.get("role"), content):
                 # The schema the reference enforces on events; a client's own input is
                 # not an event (the reducer notes it, message-content-invalid).
                 expected = "string" if message.get("role") == "assistant" else "string or array"

@@ -24,6 +24,7 @@ from .model import (
     ToolCall,
     ToolMessage,
     UserMessage,
+    content_is_unfit,
 )
 
 __all__ = ["Report", "content_parts", "message_from_dict", "messages_from_dicts"]
@@ -173,12 +174,7 @@ def _message(data: dict[str, Any], where: str, report: Report) -> Message | None
     # Content that is neither text nor content parts (an object, a number; parts on an
     # assistant message) is kept as it came, as the reference client keeps its own input;
     # what reads text reads its JSON text.
-    odd = (
-        content is not None
-        and role != "activity"
-        and not isinstance(content, str)
-        and (role == "assistant" or not isinstance(content, list))
-    )
+    odd = content_is_unfit(role, content)
     message: Message
     if role in ("developer", "system", "user", "reasoning"):
         if isinstance(content, list):
