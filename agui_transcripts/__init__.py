@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from .async_readers import AsyncEventStream, aread_events
 from .chunks import ChunkNormalizer, normalize_all
+from .client_tools import ClientTool, ClientTools, ToolOutcome
 from .collector import Collector, afold, fold
+from .conversation import Conversation, ConversationError
 from .diagnostics import (
     RULES,
     Diagnostic,
@@ -19,9 +21,18 @@ from .diagnostics import (
     Rule,
     Severity,
 )
-from .endpoint import EndpointError, arun_endpoint, run_endpoint
+from .endpoint import EndpointError, TransportError, arun_endpoint, run_endpoint
 from .events import EVENT_TYPES, Event, EventIntake, normalize_event, normalize_run_input
+from .harness import (
+    ConversationResult,
+    Expectation,
+    Scenario,
+    ScriptedUser,
+    arun_conversation,
+    run_conversation,
+)
 from .html import render_html
+from .interrupts import InterruptAnswer, PayloadError, approve_all, deny_all
 from .limits import DEFAULT_LIMITS, UNLIMITED, Limits
 from .model import (
     ActivityMessage,
@@ -52,6 +63,14 @@ from .projection import (
 )
 from .readers import EventReader, EventStream, read_events
 from .recording import RunInputError, read_run_input, run_input_path
+from .scenario_runs import (
+    DatasetRun,
+    ScenarioError,
+    ScenarioRecord,
+    arun_dataset,
+    read_scenarios,
+    run_dataset,
+)
 from .sse import SSEDecoder, SSEEvent
 from .transcript import Transcript
 from .verify import Verifier
@@ -68,8 +87,14 @@ __all__ = [
     "AssistantMessage",
     "AsyncEventStream",
     "ChunkNormalizer",
+    "ClientTool",
+    "ClientTools",
     "Collector",
     "Continuation",
+    "Conversation",
+    "ConversationError",
+    "ConversationResult",
+    "DatasetRun",
     "DeveloperMessage",
     "Diagnostic",
     "DiagnosticSink",
@@ -79,9 +104,12 @@ __all__ = [
     "EventIntake",
     "EventReader",
     "EventStream",
+    "Expectation",
+    "InterruptAnswer",
     "LimitExceeded",
     "Limits",
     "Message",
+    "PayloadError",
     "Projection",
     "ProjectionError",
     "ProtocolError",
@@ -93,6 +121,10 @@ __all__ = [
     "RunRecord",
     "SSEDecoder",
     "SSEEvent",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioRecord",
+    "ScriptedUser",
     "Severity",
     "SourceMessage",
     "SystemMessage",
@@ -101,16 +133,22 @@ __all__ = [
     "ToolCallPart",
     "ToolCallRecord",
     "ToolMessage",
+    "ToolOutcome",
     "ToolResult",
     "ToolResultPart",
     "Transcript",
+    "TransportError",
     "UserMessage",
     "Verifier",
     "__version__",
     "afold",
+    "approve_all",
     "aread_events",
+    "arun_conversation",
+    "arun_dataset",
     "arun_endpoint",
     "check",
+    "deny_all",
     "fold",
     "is_synthetic",
     "message_from_dict",
@@ -121,7 +159,10 @@ __all__ = [
     "normalize_run_input",
     "read_events",
     "read_run_input",
+    "read_scenarios",
     "render_html",
+    "run_conversation",
+    "run_dataset",
     "run_endpoint",
     "run_input_path",
 ]

@@ -28,6 +28,7 @@ from typing import IO, Any
 from . import __version__
 from ._codec import dumps_checked
 from .adapters.registry import names, render, target
+from .cli_run import CommandError, add_run_command
 from .diagnostics import Diagnostic
 from .html import content_text
 from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
@@ -704,6 +705,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     show.add_argument("--html", help="write an HTML page instead")
     show.set_defaults(run=cmd_show)
+    add_run_command(commands, [bounds])
     return parser
 
 
@@ -727,7 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.limits = _limits(args)
     try:
         code: int = args.run(args)
-    except (CLIError, LogError) as error:
+    except (CLIError, LogError, CommandError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # pragma: no cover - interactive

@@ -297,6 +297,16 @@ class Collector:
             tool_call_id, content, error=error, message_id=message_id
         )
 
+    def add_run_input(self, run_input: RunInput) -> None:
+        """The ``RunAgentInput`` of the next run, before its events are fed.
+
+        A live client knows each run's input only when it sends it: the run that
+        ``RUN_STARTED`` announces takes it (by ``runId``, else in order), exactly as with
+        inputs given up front.
+        """
+        self._forget_routes()
+        self._reducer.add_run_input(normalize_run_input(run_input))
+
     @property
     def transcript(self) -> Transcript:
         """The transcript as it stands now, with tool-call ownership settled."""

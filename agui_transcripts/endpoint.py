@@ -1,32 +1,35 @@
 """Running an AG-UI endpoint: POST a run input, fold the events as they stream back.
 
-Needs the ``http`` extra (httpx). ``run_endpoint`` sends a camelCase ``RunAgentInput``,
-reads the SSE (or JSONL) body incrementally with this library's decoder, folds each event
-as it arrives and returns the transcript. HTTP failures, transport failures and the total
-deadline raise :class:`EndpointError`; protocol violations are diagnostics (or a
-:class:`~agui_transcripts.ProtocolError` with ``strict=True``), never swallowed.
+Needs the ``http`` extra (httpx). ``run_endpoint`` runs one request against a URL or an
+in-process ASGI application (see :mod:`agui_transcripts.transport`) and returns its
+transcript; the transcript it returns continues the same
+:class:`~agui_transcripts.Conversation` when given back as ``transcript=``.
+
+HTTP failures, transport failures and the deadline raise :class:`EndpointError`
+(:class:`TransportError` for those worth a retry); protocol violations are diagnostics
+(or a :class:`~agui_transcripts.ProtocolError` with ``strict=True``), never swallowed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
-import zlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .collector import reading_collector
+from .conversation import Conversation, conversation_of
 from .events import Event, normalize_run_input
 from .limits import Limits
-from .readers import EventReader
 from .transcript import Transcript
+from .transport import Endpoint, EndpointError, TransportError
 
-__all__ = ["EndpointError", "arun_endpoint", "build_run_input", "run_endpoint"]
-
-
-class EndpointError(RuntimeError):
-    """The endpoint could not be run: an HTTP error, a transport error, or the deadline."""
+__all__ = [
+    "EndpointError",
+    "TransportError",
+    "arun_endpoint",
+    "build_run_input",
+    "run_endpoint",
+]
 
 
 def build_run_input(
@@ -60,7 +63,7 @@ def build_run_input(
 
 
 async def arun_endpoint(
-    url: str,
+    url: Endpoint,
     request: Any,
     *,
     transcript: Transcript | None = None,
@@ -77,106 +80,81 @@ async def arun_endpoint(
 ) -> Transcript:
     """Run one request against an AG-UI endpoint and return its transcript.
 
+    ``request`` is a ``RunAgentInput`` (object or dict) or a user message's text.
+    ``transcript``, one that this function (or a :class:`~agui_transcripts.Conversation`)
+    returned, continues its conversation: the result holds every run of the thread, with
+    ownership carried over. A transcript folded from a log cannot be continued this way
+    (``Conversation.from_log`` can), nor an older one of a conversation that has moved
+    on: both raise ``ValueError``, as does a request for another thread.
+
     ``timeout`` bounds each network step (connecting, and each read: a stream silent
     that long fails); ``deadline`` (seconds, None for none) the whole run. ``limits``
     bounds what the response can make us hold; past the event limit the response is
     closed. ``on_event`` sees each canonical event as it arrives. ``client`` may be an
-    ``httpx.AsyncClient`` of your own (it is not closed). TLS certificates are verified
-    (httpx's default); nothing is sent but the run input, ``Accept`` and ``headers``, and
-    no header value is logged or put in an error message.
+    ``httpx.AsyncClient`` of your own (it is not closed).
     """
-    try:
-        import httpx
-    except ImportError as exc:  # pragma: no cover - exercised without the extra
-        raise ImportError("run_endpoint needs httpx: pip install 'agui-transcripts[http]'") from exc
-    run_input = build_run_input(request, transcript=transcript, tools=tools, resume=resume)
-    reader = EventReader(limits=limits)
-    collector = reading_collector(
-        reader, run_input=run_input, client_tools=client_tools, strict=strict
-    )
-    started = time.monotonic()
-
-    def take(found: list[tuple[int, Event]]) -> None:
-        for index, event in found:
-            if on_event is not None:
-                on_event(event)
-            collector.feed_canonical(event, index)
-
-    async def stream(http: Any) -> None:
-        request_headers = {"Accept": "text/event-stream", **(headers or {})}
-        async with http.stream("POST", url, json=run_input, headers=request_headers) as response:
-            status = response.status_code
-            if status >= 400:
-                excerpt = await _error_excerpt(response)
-                raise EndpointError(f"{url}: HTTP {status}: {excerpt}")
-            if 300 <= status < 400:
-                # Not followed: the run input would go to wherever the server points.
-                where = response.headers.get("location", "nowhere")
-                raise EndpointError(
-                    f"{url}: HTTP {status} redirects to {where}; not followed (use the final URL)"
-                )
-            async for chunk in response.aiter_bytes():
-                take(reader.feed_bytes(chunk))
-                if reader.stopped:
-                    break  # the event limit: leaving the block closes the response
-            kind = response.headers.get("content-type", "no content type")
-        take(reader.close())
-        if reader.intake.count == 0:
-            collector.sink.report(
-                "endpoint-no-events",
-                f"{url} answered HTTP {status} ({kind}) with no AG-UI event; the transcript "
-                "is empty",
+    if transcript is not None:
+        conversation = conversation_of(transcript)
+        if tools is not None or client_tools is not None:
+            raise ValueError(
+                "tools and client_tools belong to the conversation; they cannot change "
+                "when continuing a transcript"
             )
-
-    async def run() -> None:
-        if client is not None:
-            await stream(client)
-            return
-        async with httpx.AsyncClient(timeout=timeout) as http:
-            await stream(http)
-
-    try:
-        if deadline is None:
-            await run()
-        else:
-            await asyncio.wait_for(run(), deadline)
-    except asyncio.TimeoutError as exc:
-        elapsed = time.monotonic() - started
-        raise EndpointError(
-            f"{url}: no complete answer within the {deadline} s deadline ({elapsed:.1f} s)"
-        ) from exc
-    except httpx.HTTPError as exc:
-        raise EndpointError(f"{url}: {type(exc).__name__}: {exc}") from exc
-    transcript = collector.finish()
-    collector.release()  # nothing reads it again: freed when dropped, without a collection
-    return transcript
-
-
-# What an error response may make us read and show: a compressed body is inflated only
-# this far, so a small gzip bomb stays small.
-_ERROR_RAW_BYTES = 64 * 1024
-_ERROR_SHOWN = 200
+    else:
+        conversation = Conversation(
+            url,
+            tools=tools,
+            client_tools=client_tools,
+            strict=strict,
+            limits=limits,
+            headers=headers,
+            timeout=timeout,
+            deadline=deadline,
+            client=client,
+        )
+    if isinstance(request, str):
+        conversation.say(request)
+        if resume is not None:
+            conversation.resume_all(resume)
+        return await conversation.arun(
+            endpoint=url, on_event=on_event, headers=headers, client=client
+        )
+    return await conversation.arun(
+        request, endpoint=url, on_event=on_event, headers=headers, client=client
+    )
 
 
-async def _error_excerpt(response: Any) -> str:
-    """The start of an error response's body, read and decompressed within bounds."""
-    raw = b""
-    async for chunk in response.aiter_raw():
-        raw += chunk
-        if len(raw) >= _ERROR_RAW_BYTES:
-            break
-    encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    if encoding in ("gzip", "x-gzip", "deflate"):
-        try:
-            inflater = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib header
-            raw = inflater.decompress(raw, _ERROR_SHOWN)
-        except zlib.error:
-            return f"(a {encoding} body that does not inflate)"
-    elif encoding != "identity":
-        return f"(a {encoding}-encoded body, not shown)"
-    return raw[:_ERROR_SHOWN].decode("utf-8", "replace")
-
-
-def run_endpoint(url: str, request: Any, **options: Any) -> Transcript:
-    """:func:`arun_endpoint` for code that is not async."""
-    return asyncio.run(arun_endpoint(url, request, **options))
+def run_endpoint(
+    url: Endpoint,
+    request: Any,
+    *,
+    transcript: Transcript | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 60.0,
+    deadline: float | None = 900.0,
+    on_event: Callable[[Event], None] | None = None,
+    tools: list[dict[str, Any]] | None = None,
+    client_tools: Iterable[str] | None = None,
+    resume: Any = None,
+    strict: bool = False,
+    client: Any = None,
+    limits: Limits | None = None,
+) -> Transcript:
+    """:func:`arun_endpoint` for code that is not async (same arguments)."""
+    return asyncio.run(
+        arun_endpoint(
+            url,
+            request,
+            transcript=transcript,
+            headers=headers,
+            timeout=timeout,
+            deadline=deadline,
+            on_event=on_event,
+            tools=tools,
+            client_tools=client_tools,
+            resume=resume,
+            strict=strict,
+            client=client,
+            limits=limits,
+        )
+    )

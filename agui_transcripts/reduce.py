@@ -367,6 +367,18 @@ class Reducer:
         if self._inputs.inputs:
             self._add_input_messages(self._inputs.inputs[0])
 
+    def add_run_input(self, given: dict[str, Any]) -> None:
+        """The input of a run still to come, as a live client sends it.
+
+        Given before any run, it seeds the history as a first input given up front does,
+        so a conversation driven live and its recording folded afterwards agree.
+        """
+        inputs = self._inputs
+        position = inputs.add(given)
+        if position == 0 and not self.runs:
+            inputs.seeded = 0
+            self._add_input_messages(given)
+
     # -- reading -------------------------------------------------------------------------
 
     @property

@@ -36,6 +36,15 @@ class RunInputs:
         #: takes it: that run adds nothing more from it.
         self.seeded: int | None = 0 if inputs else None
 
+    def add(self, given: dict[str, Any]) -> int:
+        """One more input, for a run still to come (a live conversation); its position."""
+        position = len(self.inputs)
+        self.inputs.append(given)
+        run_id = given.get("runId")
+        if isinstance(run_id, str):
+            self._by_run.setdefault(run_id, []).append(position)
+        return position
+
     def take(self, event: dict[str, Any] | None) -> int | None:
         """The input a new run takes (its position), or None when none is left.
 

@@ -52,6 +52,10 @@ class Transcript:
     #: the call it stands for: the key of :attr:`tool_calls`, and the id :meth:`ordered`
     #: shows the call and its results under. :meth:`tool_call` looks up either.
     call_aliases: dict[str, str] = field(default_factory=dict)
+    #: The live :class:`~agui_transcripts.Conversation` this was read from, with the
+    #: conversation's version then: what lets ``run_endpoint(transcript=...)`` continue
+    #: it. None for a fold (and once the conversation is closed).
+    origin: tuple[Any, int] | None = field(default=None, init=False, repr=False, compare=False)
     # run_of's index, built on first use: (run count, running maxima of the runs' first
     # event indices, those runs).
     _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(
@@ -170,7 +174,7 @@ class Transcript:
         to an entry; it must cover every open interrupt (T7).
         """
         last = self.runs[-1] if self.runs else None
-        entries = _resume_entries(resume)
+        entries = resume_entries(resume)
         interrupts = pending_interrupts(self.runs)
         if interrupts:
             covered = {entry.get("interruptId") for entry in entries}
@@ -206,9 +210,10 @@ class Transcript:
         )
 
 
-def _resume_entries(
+def resume_entries(
     resume: Mapping[str, str | JSONObject] | list[JSONObject] | None,
 ) -> list[JSONObject]:
+    """ResumeEntry dicts from a list of them or a mapping of interrupt id to an answer."""
     if resume is None:
         return []
     if isinstance(resume, list):

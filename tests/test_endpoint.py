@@ -16,7 +16,13 @@ import pytest
 
 pytest.importorskip("httpx")
 
-from agui_transcripts import AssistantMessage, ProtocolError, fold
+from agui_transcripts import (
+    AssistantMessage,
+    Conversation,
+    ConversationError,
+    ProtocolError,
+    fold,
+)
 from agui_transcripts.endpoint import EndpointError, build_run_input, run_endpoint
 
 RUNS = Path(__file__).resolve().parent.parent / "examples" / "runs"
@@ -125,9 +131,23 @@ def test_a_text_request_becomes_a_fresh_thread_with_one_user_message(server: Ser
 def test_continuing_a_transcript_sends_its_history_then_the_new_message(server: Server) -> None:
     url = server.route("/agent", FIRST_RUN)
     first = run_endpoint(url, INPUTS[0])
-    run_endpoint(url, "And tomorrow?", transcript=first)
+    # The first run left the client's show_map call open: a new turn would abandon it.
+    with pytest.raises(ConversationError, match="call_map_1"):
+        run_endpoint(url, "And tomorrow?", transcript=first)
+    conversation = Conversation.of(first)
+    conversation.add_client_result("call_map_1", "Map shown", message_id="map-result")
+    answered = conversation.transcript
+    expected = answered.next_run_input()["messages"]
+    second = run_endpoint(url, "And tomorrow?", transcript=answered)
     history = server.posted[1]["messages"]
-    assert history[:-1] == first.next_run_input()["messages"]
+    assert history[:-1] == expected
+    assert history[-2] == {
+        "id": "map-result",
+        "role": "tool",
+        "toolCallId": "call_map_1",
+        "content": "Map shown",
+    }
+    assert len(second.runs) == 2  # one transcript for the thread
     assert history[-1]["role"] == "user"
     assert history[-1]["content"] == "And tomorrow?"
     assert server.posted[1]["threadId"] == first.runs[-1].thread_id
