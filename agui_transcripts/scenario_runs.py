@@ -100,9 +100,13 @@ class DatasetRun:
         return [record for record in self.records if not record.passed]
 
     def table(self) -> str:
-        """The summary: one row per scenario (trials, passes, pass^1, pass^k, last stop)."""
+        """The summary: one row per scenario (trials, passes, pass^1, pass^k, last stop).
+
+        pass^k is shown for k = the number of epochs, when there are several.
+        """
         k = self.epochs
-        rows = [("scenario", "trials", "passed", "pass^1", f"pass^{k}", "last status")]
+        header = ("scenario", "trials", "passed", "pass^1", f"pass^{k}", "last status")
+        rows = [header]
         scores = self.pass_hat_k()
         last: dict[str, ScenarioRecord] = {}
         for record in self.records:
@@ -125,6 +129,8 @@ class DatasetRun:
             mean_1 = sum(s[1] for s in scores.values()) / len(scores)
             mean_k = sum(s.get(k, 0.0) for s in scores.values()) / len(scores)
             rows.append(("(mean)", "", "", f"{mean_1:.2f}", f"{mean_k:.2f}", ""))
+        if k == 1:
+            rows = [row[:4] + row[5:] for row in rows]
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         return "\n".join(
             "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()

@@ -12,8 +12,8 @@ behaviour by what it says:
 - anything else: answers "You said: ...".
 
 Serve it with ``uvicorn tests.agents.pydantic_ai_app:app``. The app also has
-``/flaky``: the first request of each thread is cut off mid-stream (a dropped connection),
-later ones are served as ``/`` serves them.
+``/flaky``: the first request saying a given user message is cut off mid-stream (a
+dropped connection); later ones are served as ``/`` serves them.
 """
 
 from __future__ import annotations
@@ -117,12 +117,12 @@ _cut: set[str] = set()
 
 
 async def flaky(request: Request) -> Response:
-    """The first request of a thread: a few bytes, then the connection drops."""
+    """The first request saying a message: a few bytes, then the connection drops."""
     body = json.loads(await request.body())
-    thread = str(body.get("threadId"))
-    if thread in _cut:
+    said = json.dumps(body.get("messages", [{}])[-1].get("content"))
+    if said in _cut:
         return await AGUIAdapter.dispatch_request(request, agent=agent)
-    _cut.add(thread)
+    _cut.add(said)
 
     async def cut_off() -> AsyncIterator[bytes]:
         yield b'data: {"type":"RUN_STARTED","threadId":"x",'
