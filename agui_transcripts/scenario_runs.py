@@ -106,7 +106,7 @@ class DatasetRun:
         """
         k = self.epochs
         header = ("scenario", "trials", "passed", "pass^1", f"pass^{k}", "last status")
-        rows = [header]
+        rows: list[tuple[str, ...]] = [header]
         scores = self.pass_hat_k()
         last: dict[str, ScenarioRecord] = {}
         for record in self.records:

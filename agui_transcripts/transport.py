@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -29,11 +29,9 @@ __all__ = [
     "post_run",
 ]
 
-ASGIApp: TypeAlias = Callable[
-    [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
-    Awaitable[None],
-]
-"""An ASGI application: ``await app(scope, receive, send)``."""
+ASGIApp: TypeAlias = Callable[..., Awaitable[None]]
+"""An ASGI application: ``await app(scope, receive, send)`` (typed loosely: frameworks
+type the three arguments each their own way)."""
 
 Endpoint: TypeAlias = "str | ASGIApp"
 """Where runs go: an ``http(s)://`` URL, or an ASGI application run in-process."""

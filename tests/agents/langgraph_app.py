@@ -24,6 +24,7 @@ from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
 from fastapi import FastAPI
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import MemorySaver
@@ -76,12 +77,9 @@ class ScriptedModel(BaseChatModel):
         reply = self._reply(messages)
         yield ChatGenerationChunk(message=AIMessageChunk(content=str(reply.content)))
         for index, call in enumerate(reply.tool_calls):
-            chunk = {
-                "name": call["name"],
-                "args": json.dumps(call["args"]),
-                "id": call["id"],
-                "index": index,
-            }
+            chunk = tool_call_chunk(
+                name=call["name"], args=json.dumps(call["args"]), id=call["id"], index=index
+            )
             yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=[chunk]))
 
 

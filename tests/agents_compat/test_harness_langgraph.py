@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agui_transcripts import approve_all, deny_all, run_conversation
+from agui_transcripts import UserMessage, approve_all, deny_all, run_conversation
 from tests.agents.client_tools import registry
 
 from .checks import folds_back, roles
@@ -48,7 +48,7 @@ def test_a_multi_turn_conversation_keeps_one_thread(langgraph_url: str, tmp_path
     turns = ["hello", "weather in Lima", "map of Quito"]
     result = run_conversation(langgraph_url, turns, tools=registry)
     assert (result.stop, result.runs) == ("done", 4)
-    assert [m.content for m in result.transcript.messages if m.role == "user"] == turns
+    assert [m.content for m in result.transcript.messages if isinstance(m, UserMessage)] == turns
     assert {r.state for r in result.transcript.tool_calls.values()} == {
         "resolved_server",
         "resolved_client",

@@ -17,6 +17,7 @@ from agui_transcripts import (
     ToolMessage,
     Transcript,
     TransportError,
+    UserMessage,
     approve_all,
     deny_all,
     run_conversation,
@@ -167,7 +168,7 @@ def test_a_scripted_user_speaks_each_turn_once_the_agent_is_done(
     result = run_conversation(pydantic_ai_url, turns, tools=registry)
     assert (result.stop, result.runs, result.tool_rounds) == ("done", 4, 1)
     transcript = result.transcript
-    users = [m.content for m in transcript.messages if m.role == "user"]
+    users = [m.content for m in transcript.messages if isinstance(m, UserMessage)]
     assert users == turns
     assert [r.new_turn for r in transcript.runs] == [True, True, True, False]
     assert "map of Quito" in transcript.response

@@ -9,13 +9,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agui_transcripts import fold
 
 ROOT = Path(__file__).resolve().parents[2]
-KINDS = [
+KINDS: list[tuple[list[str], dict[str, Any]]] = [
     (["weather in {city}"], {"toolsCalled": ["get_weather"], "responseContains": "{city}"}),
     (["map of {city}"], {"toolsCalled": ["show_map"], "responseContains": "map of {city}"}),
     (["hello {city}", "weather in {city}"], {"responseContains": "sunny in {city}"}),
