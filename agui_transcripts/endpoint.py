@@ -12,11 +12,11 @@ HTTP failures, transport failures and the deadline raise :class:`EndpointError`
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ._blocking import blocking
 from .conversation import Conversation, conversation_of
 from .events import Event, normalize_run_input
 from .limits import Limits
@@ -124,37 +124,4 @@ async def arun_endpoint(
     )
 
 
-def run_endpoint(
-    url: Endpoint,
-    request: Any,
-    *,
-    transcript: Transcript | None = None,
-    headers: dict[str, str] | None = None,
-    timeout: float = 60.0,
-    deadline: float | None = 900.0,
-    on_event: Callable[[Event], None] | None = None,
-    tools: list[dict[str, Any]] | None = None,
-    client_tools: Iterable[str] | None = None,
-    resume: Any = None,
-    strict: bool = False,
-    client: Any = None,
-    limits: Limits | None = None,
-) -> Transcript:
-    """:func:`arun_endpoint` for code that is not async (same arguments)."""
-    return asyncio.run(
-        arun_endpoint(
-            url,
-            request,
-            transcript=transcript,
-            headers=headers,
-            timeout=timeout,
-            deadline=deadline,
-            on_event=on_event,
-            tools=tools,
-            client_tools=client_tools,
-            resume=resume,
-            strict=strict,
-            client=client,
-            limits=limits,
-        )
-    )
+run_endpoint = blocking(arun_endpoint, "run_endpoint")

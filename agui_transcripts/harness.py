@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ._blocking import blocking
 from .client_tools import ClientTools
 from .conversation import Conversation
 from .interrupts import InterruptPolicy, PayloadError, approve_all, decide, deny_all
@@ -176,7 +177,19 @@ async def arun_conversation(
     deadline: float | None = None,
     **options: Any,
 ) -> ConversationResult:
-    """Have one conversation with the agent at ``endpoint``; see :func:`run_conversation`."""
+    """Drive the agent at ``endpoint`` through ``scenario`` until it is done.
+
+    ``scenario`` is a :class:`Scenario`, a message, or a list of user turns. ``tools``
+    are the client tools the agent may call (a :class:`~agui_transcripts.ClientTools`,
+    a mapping, or functions); ``interrupts`` the policy answering interrupts
+    (:func:`~agui_transcripts.approve_all`, :func:`~agui_transcripts.deny_all`, or a
+    callable; None leaves them unanswered and the conversation stops). ``user`` replaces
+    the scripted turns with a simulator. It stops at ``max_runs`` runs, after
+    ``max_tool_rounds`` rounds of client calls, or at ``deadline`` seconds. ``options``
+    go to :class:`~agui_transcripts.Conversation` (``headers``, ``timeout``, ``retries``,
+    ``thread_id``...). Transport failures raise
+    :class:`~agui_transcripts.EndpointError`; everything the agent does is in the result.
+    """
     scenario = Scenario.of(scenario)
     speaker: User = user if user is not None else ScriptedUser(scenario.turns)
     policy = _POLICIES[scenario.interrupts] if scenario.interrupts else interrupts
@@ -215,44 +228,7 @@ async def arun_conversation(
     return result
 
 
-def run_conversation(
-    endpoint: Any,
-    scenario: Scenario | str | Sequence[str] | Mapping[str, Any],
-    *,
-    tools: ClientTools | Mapping[str, Callable[..., Any]] | Sequence[Any] | None = None,
-    interrupts: InterruptPolicy | None = None,
-    user: User | None = None,
-    max_runs: int = 20,
-    max_tool_rounds: int = 10,
-    deadline: float | None = None,
-    **options: Any,
-) -> ConversationResult:
-    """Drive the agent at ``endpoint`` through ``scenario`` until it is done.
-
-    ``scenario`` is a :class:`Scenario`, a message, or a list of user turns. ``tools``
-    are the client tools the agent may call (a :class:`~agui_transcripts.ClientTools`,
-    a mapping, or functions); ``interrupts`` the policy answering interrupts
-    (:func:`~agui_transcripts.approve_all`, :func:`~agui_transcripts.deny_all`, or a
-    callable; None leaves them unanswered and the conversation stops). ``user`` replaces
-    the scripted turns with a simulator. It stops at ``max_runs`` runs, after
-    ``max_tool_rounds`` rounds of client calls, or at ``deadline`` seconds. ``options``
-    go to :class:`~agui_transcripts.Conversation` (``headers``, ``timeout``, ``retries``,
-    ``thread_id``...). Transport failures raise
-    :class:`~agui_transcripts.EndpointError`; everything the agent does is in the result.
-    """
-    return asyncio.run(
-        arun_conversation(
-            endpoint,
-            scenario,
-            tools=tools,
-            interrupts=interrupts,
-            user=user,
-            max_runs=max_runs,
-            max_tool_rounds=max_tool_rounds,
-            deadline=deadline,
-            **options,
-        )
-    )
+run_conversation = blocking(arun_conversation, "run_conversation")
 
 
 @dataclass(slots=True)

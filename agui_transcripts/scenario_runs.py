@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
+from ._blocking import blocking
 from .client_tools import ClientTools
 from .conversation import write_atomically
 from .harness import Scenario, User, arun_conversation
@@ -233,13 +234,23 @@ async def arun_dataset(
     resume: bool = False,
     retries: int = 2,
     backoff: float = 1.0,
-    progress: IO[str] | None = None,
+    progress: IO[str] | None = sys.stderr,
     max_runs: int = 20,
     max_tool_rounds: int = 10,
     deadline: float | None = None,
     **options: Any,
 ) -> DatasetRun:
-    """:func:`run_dataset` for async code."""
+    """Have every scenario's conversation with the agent at ``endpoint``, and record it.
+
+    ``scenarios`` is a JSONL file (see :class:`~agui_transcripts.Scenario`) or scenario
+    objects or mappings. ``output`` is the folder the recordings go to. ``jobs``
+    conversations run at a time; each scenario is had ``epochs`` times (pass^k per
+    scenario in :meth:`DatasetRun.table`). ``user(scenario)``, if given, makes each
+    conversation's user simulator (else the scenario's turns are said as scripted).
+    ``tools``, ``interrupts``, the limits and ``options`` are
+    :func:`~agui_transcripts.run_conversation`'s. ``progress`` gets one line per
+    conversation (rewritten in place on a terminal; None: silent).
+    """
     if jobs < 1 or epochs < 1 or retries < 0:
         raise ValueError("jobs and epochs must be at least 1, retries at least 0")
     given = (
@@ -363,53 +374,4 @@ async def _converse(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def run_dataset(
-    endpoint: Any,
-    scenarios: Iterable[Scenario | Mapping[str, Any]] | str | os.PathLike[str],
-    *,
-    output: str | os.PathLike[str],
-    tools: ClientTools | Mapping[str, Callable[..., Any]] | Sequence[Any] | None = None,
-    interrupts: InterruptPolicy | None = None,
-    user: Callable[[Scenario], User] | None = None,
-    jobs: int = 4,
-    epochs: int = 1,
-    resume: bool = False,
-    retries: int = 2,
-    backoff: float = 1.0,
-    progress: IO[str] | None = sys.stderr,
-    max_runs: int = 20,
-    max_tool_rounds: int = 10,
-    deadline: float | None = None,
-    **options: Any,
-) -> DatasetRun:
-    """Have every scenario's conversation with the agent at ``endpoint``, and record it.
-
-    ``scenarios`` is a JSONL file (see :class:`~agui_transcripts.Scenario`) or scenario
-    objects or mappings. ``output`` is the folder the recordings go to. ``jobs``
-    conversations run at a time; each scenario is had ``epochs`` times (pass^k per
-    scenario in :meth:`DatasetRun.table`). ``user(scenario)``, if given, makes each
-    conversation's user simulator (else the scenario's turns are said as scripted).
-    ``tools``, ``interrupts``, the limits and ``options`` are
-    :func:`~agui_transcripts.run_conversation`'s. ``progress`` gets one line per
-    conversation (rewritten in place on a terminal; None: silent).
-    """
-    return asyncio.run(
-        arun_dataset(
-            endpoint,
-            scenarios,
-            output=output,
-            tools=tools,
-            interrupts=interrupts,
-            user=user,
-            jobs=jobs,
-            epochs=epochs,
-            resume=resume,
-            retries=retries,
-            backoff=backoff,
-            progress=progress,
-            max_runs=max_runs,
-            max_tool_rounds=max_tool_rounds,
-            deadline=deadline,
-            **options,
-        )
-    )
+run_dataset = blocking(arun_dataset, "run_dataset")

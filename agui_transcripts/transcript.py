@@ -62,6 +62,16 @@ class Transcript:
         default=None, init=False, repr=False, compare=False
     )
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its live conversation (sockets, functions): a plain transcript."""
+        return {name: getattr(self, name) for name in _PICKLED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _PICKLED:
+            object.__setattr__(self, name, state[name])
+        self.origin = None
+        self._run_starts = None
+
     def tool_call(self, call_id: str) -> ToolCallRecord | None:
         """The record of a call, by its own id or an id a restatement gave it."""
         return self.tool_calls.get(self.call_aliases.get(call_id, call_id))
@@ -208,6 +218,17 @@ class Transcript:
             f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
             f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
         )
+
+
+_PICKLED = (
+    "messages",
+    "runs",
+    "tool_calls",
+    "state",
+    "diagnostics",
+    "superseded",
+    "call_aliases",
+)
 
 
 def resume_entries(

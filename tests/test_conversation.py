@@ -303,3 +303,21 @@ def test_the_run_command_refuses_what_it_cannot_use(tmp_path: Path) -> None:
     record = json.loads((tmp_path / "o" / "a.result.json").read_text())
     assert record["status"] == "transport_error"
     assert "ConnectError" in record["error"]
+
+
+def test_a_live_transcript_pickles_as_a_plain_one() -> None:
+    import dataclasses
+    import pickle
+
+    from agui_transcripts import Transcript
+    from agui_transcripts.transcript import _PICKLED
+
+    assert set(_PICKLED) == {f.name for f in dataclasses.fields(Transcript) if f.init}
+    conversation = Conversation(weather_then_answer())
+    conversation.say("show me Oslo")
+    live = conversation.run()
+    assert live.origin is not None
+    copy = pickle.loads(pickle.dumps(live))
+    assert copy.origin is None
+    assert copy.to_dicts() == live.to_dicts()
+    assert copy.continuation() == live.continuation()

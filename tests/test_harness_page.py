@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import typing
 from pathlib import Path
@@ -13,22 +12,15 @@ pytest.importorskip("httpx")
 
 from agui_transcripts.harness import Stop
 
-from .test_readme import run_block
+from .test_readme import run_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = (ROOT / "docs" / "harness.md").read_text(encoding="utf-8")
 
 
 def test_the_pages_code_runs_and_its_stated_values_hold() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", PAGE, re.S)
-    assert len(blocks) == 3
-    cwd = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        checked = sum(run_block(block) for block in blocks)
-    finally:
-        os.chdir(cwd)
-    assert checked == 3
+    assert len(re.findall(r"```python\n", PAGE)) == 3
+    assert run_blocks(PAGE) == 3
 
 
 def test_the_table_of_stops_is_every_stop() -> None:
