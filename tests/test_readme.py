@@ -151,7 +151,7 @@ def test_the_extras_table_and_install_lines_name_the_packages_extras() -> None:
     extras = set(metadata("agui-transcripts").get_all("Provides-Extra") or [])
     assert "all" not in extras  # it could not be resolved: see the README
     section = README.split("\n## Installation extras\n", 1)[1].split("\n## ", 1)[0]
-    table = set(re.findall(r"^\| `([a-z]+)`(?: / `([a-z]+)`)? \|", section, re.M))
+    table = set(re.findall(r"^\| `([a-z-]+)`(?: / `([a-z-]+)`)? \|", section, re.M))
     documented = {name for row in table for name in row if name}
     assert documented == extras
     lines = re.findall(r'^pip install "agui-transcripts\[([a-z,]+)\]"$', section, re.M)
