@@ -83,6 +83,10 @@ class ScriptedModel(BaseChatModel):
             yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=[chunk]))
 
 
+# The graph's end node, typed: without langgraph installed the type checker sees END as Any.
+FINISH: str = END
+
+
 class State(MessagesState):
     tools: list[Any]
 
@@ -96,12 +100,12 @@ def build_graph() -> Any:
     def route(state: State) -> str:
         last = state["messages"][-1]
         if not isinstance(last, AIMessage) or not last.tool_calls:
-            return END
+            return FINISH
         name = last.tool_calls[0]["name"]
         if name == "delete_file":
             return "approve"
         client = {t.get("name") for t in state.get("tools") or [] if isinstance(t, dict)}
-        return END if name in client else "tools"
+        return FINISH if name in client else "tools"
 
     def approve(state: State) -> dict[str, list[BaseMessage]]:
         last = state["messages"][-1]
@@ -124,7 +128,7 @@ def build_graph() -> Any:
     graph.add_node("tools", ToolNode([get_weather]))
     graph.add_node("approve", approve)
     graph.add_edge(START, "agent")
-    graph.add_conditional_edges("agent", route, ["tools", "approve", END])
+    graph.add_conditional_edges("agent", route, ["tools", "approve", FINISH])
     graph.add_edge("tools", "agent")
     graph.add_edge("approve", "agent")
     return graph.compile(checkpointer=MemorySaver())
