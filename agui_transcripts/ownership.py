@@ -29,7 +29,13 @@ from .model import Owner, RunRecord, ToolCallRecord, pending_interrupts, rebuilt
 __all__ = ["Continuation", "ContinuationStatus", "continuation", "settle"]
 
 ContinuationStatus = Literal[
-    "awaiting_resume", "awaiting_client", "ready_to_continue", "stalled", "done"
+    "running",
+    "truncated",
+    "awaiting_resume",
+    "awaiting_client",
+    "ready_to_continue",
+    "stalled",
+    "done",
 ]
 
 _SERVER_SOURCES: Final = ("stream", "snapshot")
@@ -219,7 +225,11 @@ class Continuation:
 def continuation(
     records: Iterable[ToolCallRecord], runs: list[RunRecord], *, unattributed_is_client: bool = True
 ) -> Continuation:
-    """The continuation predicate over settled records (ordering-and-ownership 3.5)."""
+    """The continuation predicate over settled records (ordering-and-ownership 3.5).
+
+    A stream that has not finished its last run is never ``done``: ``running`` while the
+    run is open (a live collector), ``truncated`` once the input ended inside it (V20).
+    """
     calls = list(records)
     last = runs[-1] if runs else None
     interrupts = [str(i.get("id")) for i in pending_interrupts(runs)]
@@ -232,7 +242,11 @@ def continuation(
     undelivered = [r.id for r in calls if r.state == "resolved_client" and not r.delivered]
     server_pending = [r.id for r in calls if r.state == "pending_server"]
     status: ContinuationStatus
-    if interrupts:
+    if last is not None and last.outcome is None:
+        status = "running"
+    elif last is not None and last.outcome == "truncated":
+        status = "truncated"
+    elif interrupts:
         status = "awaiting_resume"
     elif client_calls:
         status = "awaiting_client"

@@ -126,9 +126,10 @@ class Transcript:
     def continuation(self, *, unattributed_is_client: bool = True) -> Continuation:
         """What must happen next in the conversation, with the ids concerned.
 
-        The status is ``awaiting_resume``, ``awaiting_client``, ``ready_to_continue``,
-        ``stalled`` or ``done``, decided from the tool calls' states, never from the role
-        of the last message. Calls whose owner is unknown count as the client's unless
+        The status is ``running`` (the last run is still open), ``truncated`` (the stream
+        ended inside it), ``awaiting_resume``, ``awaiting_client``, ``ready_to_continue``,
+        ``stalled`` or ``done``, decided from the runs and the tool calls' states, never
+        from the role of the last message. Calls whose owner is unknown count as the client's unless
         told otherwise (T3).
         """
         return continuation(
