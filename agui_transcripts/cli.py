@@ -27,12 +27,24 @@ from typing import IO, Any
 
 from . import __version__
 from ._codec import dumps_checked
-from .adapters.registry import names, render, target
+from ._progress import Progress
+from ._words import count
+from .adapters.registry import DEFAULT_TARGET, names, render, target
 from .cli_run import CommandError, add_run_command
 from .diagnostics import Diagnostic
 from .html import content_text
 from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
-from .logs import EmptyLog, LogError, UnreadableLog, available_cores, find_logs, fold_log, map_logs
+from .logs import (
+    EmptyLog,
+    LogError,
+    SkippedFile,
+    UnreadableLog,
+    available_cores,
+    find_logs,
+    fold_log,
+    is_uri,
+    map_logs,
+)
 from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage
 from .projection import Subagents
 from .recording import run_input_path
@@ -119,44 +131,6 @@ def _diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
     return out
 
 
-class Progress:
-    """One self-rewriting line on a terminal (count, rate, time left); silent otherwise."""
-
-    def __init__(self, total: int, stream: IO[str]) -> None:
-        self.total = total
-        self.stream = stream
-        self.live = total > 1 and stream.isatty()
-        self.done = 0
-        self.started = time.monotonic()
-
-    def step(self, source: str) -> None:
-        self.done += 1
-        if self.live:
-            self.stream.write("\r" + self.line(source, time.monotonic() - self.started))
-            self.stream.flush()
-
-    def line(self, source: str, elapsed: float) -> str:
-        """The bar, the counts, logs per second and the time left, then the log's name."""
-        width = 24
-        filled = width * self.done // self.total
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate else 0.0
-        name = source if len(source) < 32 else "…" + source[-31:]
-        bar = "█" * filled + "·" * (width - filled)
-        return f"{bar} {self.done}/{self.total} {rate:,.1f} logs/s ETA {_clock(left)} {name:<32}"
-
-    def close(self) -> None:
-        if self.live:
-            self.stream.write("\r" + " " * 100 + "\r")
-            self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    minutes, second = divmod(round(seconds), 60)
-    hours, minute = divmod(minutes, 60)
-    return f"{hours}:{minute:02d}:{second:02d}" if hours else f"{minute}:{second:02d}"
-
-
 def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]:
     yield from map_logs(
         convert_one,
@@ -240,12 +214,48 @@ def _mode_for(target: Path) -> int:
         return 0o666 & ~mask
 
 
-def _expanded(paths: Sequence[str]) -> list[str]:
-    notes: list[str] = []
-    sources = find_logs(paths, notes)
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+def _expanded(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
+    """The logs ``paths`` name, saying what folders held besides; none is an error.
+
+    A path that does not exist stops the command before anything is read (exit 2), as
+    finding no log at all does.
+    """
+    for raw in paths:
+        if raw != "-" and not is_uri(raw) and not os.path.lexists(raw):
+            raise CLIError(f"{raw}: no such file or directory")
+    skipped: list[SkippedFile] = []
+    sources = find_logs(paths, skipped, exclude=getattr(args, "exclude", ()))
+    if getattr(args, "verbose", False):
+        for note in skipped:
+            print(f"note: {note}", file=sys.stderr)
+    elif skipped and not getattr(args, "quiet", False):
+        print(f"note: {skipped_summary(skipped)}; -v lists them", file=sys.stderr)
+    if not sources:
+        raise CLIError("no log files found in " + ", ".join(paths))
     return sources
+
+
+def skipped_summary(skipped: Sequence[SkippedFile]) -> str:
+    """``skipped 40 duplicate formats, 1 non-log, 2 excluded``."""
+    by_reason = Counter(note.reason for note in skipped)
+    words = {
+        "duplicate": ("duplicate format", "duplicate formats"),
+        "not-a-log": ("non-log", "non-logs"),
+        "excluded": ("excluded", "excluded"),
+    }
+    parts = [
+        count(by_reason[reason], *words[reason]) for reason in words if by_reason[reason]
+    ]
+    return "skipped " + ", ".join(parts)
+
+
+def _check_output(output: str | None) -> None:
+    """An output whose folder does not exist fails before any log is read."""
+    if output is None or is_uri(output):
+        return
+    parent = Path(output).parent  # of a folder for part files (DIR/) too: DIR is made
+    if not parent.is_dir():
+        raise CLIError(f"cannot write {output}: the folder {parent} does not exist")
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -257,9 +267,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     elif args.resume and (not args.output or args.format != "jsonl"):
         raise CLIError("--resume needs -o with --format jsonl or parquet")
     _require_extra(args.to)
-    sources = _expanded(args.paths)
-    if not sources:
-        raise CLIError("no log files found in " + ", ".join(args.paths))
+    _check_output(args.output)
+    sources = _expanded(args, args.paths)
     if args.output:
         _refuse_overwriting_an_input(args.output, sources)
     if parquet:
@@ -301,6 +310,8 @@ class _Tally:
     failures: int = 0
     truncated: int = 0
     codes: Counter[str] = field(default_factory=Counter)
+    #: Errors only: no warning, no summary.
+    quiet: bool = False
 
     def add(
         self,
@@ -324,6 +335,8 @@ class _Tally:
         self.codes.update(codes or {})
         if truncated:
             self.truncated += 1
+            if self.quiet:
+                return True
             progress.close()
             print(
                 f"warning: {source}: truncated (the stream ended inside a run, which has no "
@@ -334,23 +347,24 @@ class _Tally:
 
     def finish(self, summary: bool) -> int:
         """Print the summary line (for a batch, or when asked) and give the exit code."""
-        if self.files > 1 or summary:
+        if (self.files > 1 or summary) and not self.quiet:
             print(self.summary(), file=sys.stderr)
         return 1 if self.failures else 0
 
     def summary(self) -> str:
         by_code = ", ".join(f"{code} {n}" for code, n in self.codes.most_common()) or "none"
         return (
-            f"{self.files} files, {self.events} events, {self.messages} messages, "
-            f"{self.failures} failed, {self.truncated} truncated; diagnostics: {by_code}"
+            f"{count(self.files, 'file')}, {count(self.events, 'event')}, "
+            f"{count(self.messages, 'message')}, {self.failures} failed, "
+            f"{self.truncated} truncated; diagnostics: {by_code}"
         )
 
 
 def _convert(
     sources: list[str], args: argparse.Namespace, out: IO[str], *, total: int | None = None
 ) -> int:
-    progress = Progress(len(sources), sys.stderr)
-    tally = _Tally(total if total is not None else len(sources))
+    progress = Progress(len(sources), sys.stderr, quiet=args.quiet)
+    tally = _Tally(total if total is not None else len(sources), quiet=args.quiet)
     written = 0
     as_array = args.format == "json"
     try:
@@ -415,8 +429,8 @@ def _not_yet_written(output: str, sources: list[str], done: set[str]) -> list[st
     todo = [source for source in sources if source not in done]
     if len(todo) < len(sources):
         print(
-            f"note: resuming {output}: {len(sources) - len(todo)} of {len(sources)} logs "
-            "already written",
+            f"note: resuming {output}: {len(sources) - len(todo)} of "
+            f"{count(len(sources), 'log')} already written",
             file=sys.stderr,
         )
     return todo
@@ -432,8 +446,8 @@ def _convert_to_parquet(sources: list[str], args: argparse.Namespace) -> int:
     if args.resume:
         done = parquet_sources(output)
         sources = _not_yet_written(args.output, sources, done)
-    progress = Progress(len(sources), sys.stderr)
-    tally = _Tally(total)
+    progress = Progress(len(sources), sys.stderr, quiet=args.quiet)
+    tally = _Tally(total, quiet=args.quiet)
 
     def counted() -> Iterator[dict[str, Any]]:
         for rows in map_logs(
@@ -472,7 +486,7 @@ def _convert_to_parquet(sources: list[str], args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    sources = _expanded(args.paths)
+    sources = _expanded(args, args.paths)
     worst = 0
     report: list[dict[str, Any]] = []
     for source in sources:
@@ -593,15 +607,27 @@ def cmd_show(args: argparse.Namespace) -> int:
 # -- entry point --------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="agui-transcripts", description="Recorded AG-UI runs as transcripts."
+#: One table of exit codes for every command (``run`` has its own 1: a scenario failed).
+EXIT_CODES = (
+    "Exit status: 0 every log done (converted, ok, shown); 1 some log failed: unreadable, "
+    "empty, rejected, or for check truncated or with an error diagnostic; 2 nothing was "
+    "done: bad arguments, a missing extra, a path that does not exist, no log found, an "
+    "output that cannot be written."
+)
+FOLDER_RULES = (
+    "In a folder, NAME.input.json is the run inputs of the log NAME.*, other NAME.WORD.json "
+    "files are its sidecars, a .json file without events and a .log or .txt file that "
+    "starts as neither JSON nor server-sent events are skipped, and a run recorded in "
+    "several formats is read once (.jsonl, .ndjson, .sse, .json, .log, .txt, in that "
+    "order); one line counts what was skipped (-v lists it)."
+)
+
+
+def add_limits(parser: argparse.ArgumentParser) -> None:
+    """The input bounds, last and under their own heading: rarely what a reader wants."""
+    group = parser.add_argument_group(
+        "limits", "bounds on hostile input (see agui_transcripts.Limits)"
     )
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
-    bounds = argparse.ArgumentParser(add_help=False)
-    group = bounds.add_argument_group("limits (see agui_transcripts.Limits)")
     for name in LIMIT_NAMES:
         default = getattr(DEFAULT_LIMITS, name)
         group.add_argument(
@@ -609,28 +635,52 @@ def build_parser() -> argparse.ArgumentParser:
         )
     group.add_argument("--no-limits", action="store_true", help="lift every bound")
 
+
+def _add_folder_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders, leave out files matching GLOB (their path under the folder, or "
+        "their name: '*.lock', 'drafts/*'); repeatable",
+    )
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "-v", "--verbose", action="store_true", help="list every file skipped, and why"
+    )
+    loudness.add_argument(
+        "-q", "--quiet", action="store_true", help="errors only: no notes, warnings or progress"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agui-transcripts",
+        description="Recorded AG-UI runs as transcripts: convert, check and show logs, and "
+        "run scenarios against an agent.",
+        epilog=EXIT_CODES,
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
     convert = commands.add_parser(
         "convert",
         help="logs to transcripts for a framework",
-        parents=[bounds],
         description="Convert logs (files, folders, or - for stdin) to transcripts.",
-        epilog="In a folder, NAME.input.json is the run inputs of the log NAME.*, other "
-        "NAME.WORD.json files are its sidecars, a .json file without events is skipped, and "
-        "a run recorded in several formats is read once (.jsonl, .ndjson, .sse, .json, "
-        ".log, .txt, in that order). Output: one JSON object per log, one per line (jsonl, "
+        epilog=f"{FOLDER_RULES} Output: one JSON object per log, one per line (jsonl, "
         "the default), all in one JSON array (--format json), or one dataset row per log "
         "(--format parquet: -o FILE.parquet, or -o DIR/ for part files; the columns are in "
         "docs/dataset.md). --resume keeps what -o holds and converts only the logs it "
         "lacks. Folders use every core (-j 1 for one process). A log without events fails; "
-        "a log that ends inside a run is converted and flagged 'truncated'. Exit status: 0 "
-        "every file converted, 1 some file failed (or was empty), 2 nothing could be done "
-        "(bad arguments, a missing extra, no log found).",
+        "a log that ends inside a run is converted and flagged 'truncated'. " + EXIT_CODES,
     )
     convert.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
     convert.add_argument(
         "--to",
         choices=names(),
-        default="agui",
+        default=DEFAULT_TARGET,
         metavar="TARGET",
         help="the framework to write for: %(choices)s (default: %(default)s)",
     )
@@ -684,28 +734,63 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--summary", action="store_true", help="print the summary for one file too"
     )
+    _add_folder_options(convert)
+    add_limits(convert)
     convert.set_defaults(run=cmd_convert)
 
     check = commands.add_parser(
         "check",
         help="the diagnostics of each stream",
-        parents=[bounds],
-        epilog="Folders are read as for convert. Each file gets one verdict: ok, TRUNCATED "
-        "(ended inside a run), EMPTY (no events), FAIL (an error-level diagnostic, or a strict "
-        "failure) or UNREADABLE. Exit status: 0 every file ok, 1 some file truncated, empty "
-        "or failed, 2 some file unreadable.",
+        description="Fold each log and list its diagnostics: the protocol violations, "
+        "repairs and limits it ran into, each with its rule and where it happened.",
+        epilog=f"{FOLDER_RULES} Each log gets one verdict: ok, TRUNCATED (ended inside a "
+        "run), EMPTY (no events), FAIL (an error-level diagnostic, or a strict failure) or "
+        "UNREADABLE. " + EXIT_CODES,
     )
-    check.add_argument("paths", nargs="+")
-    check.add_argument("--strict", action="store_true")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("paths", nargs="+", help="log files, directories, or - for stdin")
+    check.add_argument(
+        "--strict", action="store_true", help="FAIL where the reference client would reject"
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: a verdict line per log and its diagnostics; json: one array of them "
+        "(default: %(default)s)",
+    )
+    _add_folder_options(check)
+    add_limits(check)
     check.set_defaults(run=cmd_check)
 
-    show = commands.add_parser("show", help="one transcript, for a person", parents=[bounds])
-    show.add_argument("path")
-    show.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    show.add_argument("--html", help="write an HTML page instead")
+    show = commands.add_parser(
+        "show",
+        help="one transcript, for a person",
+        description="Show one log's conversation: each call with its result under it, "
+        "subagent turns marked, each run's boundary with its outcome and interrupts, the "
+        "diagnostics, and what must happen next.",
+        epilog=EXIT_CODES,
+    )
+    show.add_argument("path", help="a log file, or - for stdin")
+    show.add_argument(
+        "--ordered", action="store_true", help="every call before its result, as evaluators see it"
+    )
+    show.add_argument(
+        "--subagents",
+        choices=("inline", "exclude", "apart"),
+        default="inline",
+        help="subagent turns: where they arrived, left out, or after the top-level ones "
+        "(default: %(default)s)",
+    )
+    show.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="auto: on a terminal, unless NO_COLOR is set (default: %(default)s)",
+    )
+    show.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead")
+    add_limits(show)
     show.set_defaults(run=cmd_show)
-    add_run_command(commands, [bounds])
+    add_run_command(commands, add_limits)
     return parser
 
 

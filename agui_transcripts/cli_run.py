@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CommandError", "add_run_command", "load_object"]
@@ -98,12 +99,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if result.failed else 0
 
 
-def add_run_command(commands: Any, parents: list[argparse.ArgumentParser]) -> None:
-    """The ``run`` subcommand, on the CLI's subparsers."""
+def add_run_command(
+    commands: Any, add_limits: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """The ``run`` subcommand, on the CLI's subparsers (its limits added last)."""
     run = commands.add_parser(
         "run",
         help="have scenarios' conversations with an agent, and record them",
-        parents=parents,
         description="Drive an AG-UI agent through each scenario of a JSONL file (one "
         'object per line: {"name": ..., "turns": [...], "expect": {...}}) and record '
         "every conversation in -o: NAME.sse (or .jsonl) with NAME.input.json, as convert "
@@ -145,6 +147,7 @@ def add_run_command(commands: Any, parents: list[argparse.ArgumentParser]) -> No
         "--header", action="append", default=[], metavar="'NAME: VALUE'", help="HTTP header"
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    add_limits(run)
     run.set_defaults(run=cmd_run)
 
 

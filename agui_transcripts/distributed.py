@@ -16,9 +16,10 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from .adapters.registry import DEFAULT_TARGET
 from .arrow import to_table
 from .limits import Limits
-from .logs import find_logs
+from .logs import SkippedFile, find_logs
 from .projection import Subagents
 from .rows import ROW_TARGETS, Per, log_rows
 
@@ -31,14 +32,15 @@ def convert_with_ray(
     paths: Sequence[str],
     output: str | os.PathLike[str],
     *,
-    target: str = "openai",
+    target: str = DEFAULT_TARGET,
     subagents: Subagents = "inline",
     strict: bool = False,
     limits: Limits | None = None,
     per: Per = "log",
     logs_per_task: int = 32,
     memory_per_task: int | None = None,
-    notes: list[str] | None = None,
+    notes: list[SkippedFile] | None = None,
+    exclude: Sequence[str] = (),
 ) -> int:
     """Convert the logs under ``paths`` into Parquet files under ``output``; how many logs.
 
@@ -47,7 +49,7 @@ def convert_with_ray(
     failed logs included; Ray
     chooses the files' names and the rows' order (sort by ``source`` to compare).
     Connects to the running Ray instance, or starts a local one, as ``ray.data`` does.
-    What the folder rules skip is appended to ``notes``.
+    What the folder rules skip is appended to ``notes``; ``exclude`` globs leave files out.
     """
     if target not in ROW_TARGETS:
         raise ValueError(f"rows are written for {', '.join(ROW_TARGETS)}, not {target!r}")
@@ -55,7 +57,7 @@ def convert_with_ray(
         import ray.data
     except ImportError as error:
         raise ImportError(HINT) from error
-    sources = find_logs(paths, notes)
+    sources = find_logs(paths, notes, exclude=exclude)
     if not sources:
         raise ValueError("no log files found in " + ", ".join(map(str, paths)))
     options: dict[str, Any] = {

@@ -17,10 +17,12 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from functools import partial
 from itertools import islice
 from pathlib import Path, PurePosixPath
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ._gc import gc_held
 from .collector import fold, reading_collector
@@ -35,6 +37,8 @@ __all__ = [
     "EmptyLog",
     "LogError",
     "RejectedLog",
+    "SkipReason",
+    "SkippedFile",
     "UnreadableLog",
     "available_cores",
     "find_logs",
@@ -63,17 +67,46 @@ class RejectedLog(LogError):
     """Strict mode: the reference client would reject the stream."""
 
 
-def find_logs(paths: Sequence[str], notes: list[str] | None = None) -> list[str]:
+SkipReason = Literal["duplicate", "not-a-log", "excluded"]
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A file in a folder that is not read as a log, and why."""
+
+    path: str
+    reason: SkipReason
+    #: For a duplicate, the log read instead; for a non-log, what it holds.
+    detail: str = ""
+
+    def __str__(self) -> str:
+        if self.reason == "duplicate":
+            return f"{self.path}: skipped, the same run as {self.detail}"
+        if self.reason == "excluded":
+            return f"{self.path}: skipped, excluded by {self.detail}"
+        return f"{self.path}: skipped, not a log ({self.detail})"
+
+
+def find_logs(
+    paths: Sequence[str],
+    notes: list[SkippedFile] | None = None,
+    *,
+    exclude: Sequence[str] = (),
+) -> list[str]:
     """Files named, and the logs inside directories named, in a stable order.
 
     A path is a local path, ``-`` (stdin), or a URI that ``pyarrow.fs`` reads
     (``s3://bucket/runs/``, ``gs://...``, ``file:///...``; the ``dataset`` extra). In a
     directory (files named are always read):
 
+    - a file matching an ``exclude`` glob (against its path under the directory, or its
+      name: ``*.lock``, ``drafts/*``) is skipped;
     - ``NAME.input.json`` and any other ``NAME.WORD.json`` beside a log ``NAME.*`` are
       that log's sidecars, never logs;
     - a ``.json`` file is a log only when it holds events (a JSON array, or an object
-      with ``type``, ``stream`` or ``events``); others (a manifest) are skipped;
+      with ``type``, ``stream`` or ``events``), and a ``.log`` or ``.txt`` file only when
+      its first bytes are JSON or server-sent events; others (a manifest, a README, a
+      lock file) are skipped;
     - a run recorded in several formats is read once, in this order of preference:
       ``.jsonl``, ``.ndjson``, ``.sse``, ``.json``, ``.log``, ``.txt``.
 
@@ -83,13 +116,27 @@ def find_logs(paths: Sequence[str], notes: list[str] | None = None) -> list[str]
     kept = notes if notes is not None else []
     for raw in paths:
         if is_uri(raw):
-            found += _Remote(raw).logs(kept)
+            found += _Remote(raw).logs(kept, exclude)
         elif raw != "-" and Path(raw).is_dir():
             local = [str(p) for p in Path(raw).rglob("*") if p.is_file()]
-            found += _choose(local, _open_local, kept)
+            found += _choose(raw, local, _open_local, kept, exclude)
         else:
             found.append(raw)
     return found
+
+
+def _excluded_by(folder: str, name: str, exclude: Sequence[str]) -> str | None:
+    """The first ``exclude`` glob that ``name`` (a file under ``folder``) matches."""
+    if not exclude:
+        return None
+    base = folder.replace(os.sep, "/").rstrip("/") + "/"
+    whole = name.replace(os.sep, "/")
+    relative = whole[len(base) :] if whole.startswith(base) else whole
+    leaf = relative.rpartition("/")[2]
+    return next(
+        (glob for glob in exclude if fnmatchcase(relative, glob) or fnmatchcase(leaf, glob)),
+        None,
+    )
 
 
 def is_uri(source: str) -> bool:
@@ -102,33 +149,50 @@ def is_uri(source: str) -> bool:
 Opener = Callable[[str], AbstractContextManager[Any]]
 
 
-def _choose(files: list[str], open_binary: Opener, notes: list[str]) -> list[str]:
-    """The logs among ``files`` (full names: local paths, or URIs)."""
+def _choose(
+    folder: str,
+    files: list[str],
+    open_binary: Opener,
+    notes: list[SkippedFile],
+    exclude: Sequence[str],
+) -> list[str]:
+    """The logs among ``files`` (full names under ``folder``: local paths, or URIs)."""
 
     def split(name: str) -> tuple[str, str, str]:
-        folder, _, base = name.replace(os.sep, "/").rpartition("/")
+        parent, _, base = name.replace(os.sep, "/").rpartition("/")
         stem, dot, suffix = base.rpartition(".")
-        return folder, stem, dot + suffix
+        return parent, stem, dot + suffix
 
-    parts = [(name, *split(name)) for name in sorted(files, key=_path_order)]
+    listed = sorted(files, key=_path_order)
+    kept_files: list[str] = []
+    for name in listed:
+        glob = _excluded_by(folder, name, exclude)
+        if glob is None:
+            kept_files.append(name)
+        else:
+            notes.append(SkippedFile(name, "excluded", glob))
+    parts = [(name, *split(name)) for name in kept_files]
     parts = [part for part in parts if part[3] in LOG_SUFFIXES and part[2]]
-    stems = {(folder, stem) for _, folder, stem, _ in parts}
+    stems = {(parent, stem) for _, parent, stem, _ in parts}
     chosen: dict[tuple[str, str], tuple[str, str]] = {}
-    for name, folder, stem, suffix in parts:
+    for name, parent, stem, suffix in parts:
         owner = stem.rpartition(".")[0]
-        if suffix == ".json" and owner and (folder, owner) in stems:
+        if suffix == ".json" and owner and (parent, owner) in stems:
             continue  # NAME.input.json, NAME.meta.json...: a sidecar of NAME's log
         if suffix == ".json" and not _holds_events(open_binary, name):
-            notes.append(f"{name}: skipped, not a log (no events in it)")
+            notes.append(SkippedFile(name, "not-a-log", "no events in it"))
             continue
-        key = (folder, stem)
+        if suffix in _SNIFFED and not _starts_like_a_log(open_binary, name):
+            notes.append(SkippedFile(name, "not-a-log", "neither JSON nor server-sent events"))
+            continue
+        key = (parent, stem)
         other = chosen.get(key)
         if other is None or LOG_SUFFIXES.index(suffix) < LOG_SUFFIXES.index(other[1]):
             if other is not None:
-                notes.append(f"{other[0]}: skipped, the same run as {name}")
+                notes.append(SkippedFile(other[0], "duplicate", name))
             chosen[key] = (name, suffix)
         else:
-            notes.append(f"{name}: skipped, the same run as {other[0]}")
+            notes.append(SkippedFile(name, "duplicate", other[0]))
     return sorted((name for name, _ in chosen.values()), key=_path_order)
 
 
@@ -163,6 +227,23 @@ def _holds_events(open_binary: Opener, name: str) -> bool:
     return any(key in head[:4096] for key in (b'"type"', b'"stream"', b'"events"'))
 
 
+#: Suffixes that other files share (a README.txt, a build.log): read only when they
+#: start as a log does.
+_SNIFFED = (".log", ".txt")
+#: What a log's first bytes are: JSON (an event, an array) or a server-sent event field.
+_LOG_STARTS = (b"{", b"[", b"data:", b"data ", b"event:", b"id:", b"retry:", b":")
+
+
+def _starts_like_a_log(open_binary: Opener, name: str) -> bool:
+    """Whether a ``.log``/``.txt`` file starts as JSON or server-sent events."""
+    try:
+        with open_binary(name) as file:
+            head: bytes = file.read(4096)
+    except OSError:
+        return True  # let reading it report the error
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(_LOG_STARTS)
+
+
 class _Remote:
     """A URI's file system (``pyarrow.fs``): listing, opening, and the run inputs."""
 
@@ -188,13 +269,13 @@ class _Remote:
     def kind(self) -> Any:
         return self.filesystem.get_file_info(self.path).type
 
-    def logs(self, notes: list[str]) -> list[str]:
+    def logs(self, notes: list[SkippedFile], exclude: Sequence[str]) -> list[str]:
         if self.kind() != self.fs_module.FileType.Directory:
             return [self.uri]
         selector = self.fs_module.FileSelector(self.path, recursive=True)
         infos = self.filesystem.get_file_info(selector)
         files = [self.name(i.path) for i in infos if i.type == self.fs_module.FileType.File]
-        return _choose(files, self._open, notes)
+        return _choose(self.name(self.path), files, self._open, notes, exclude)
 
     def _open(self, name: str) -> Any:
         return self.filesystem.open_input_stream(self.path_of(name))
@@ -236,6 +317,10 @@ def _run_input(source: str) -> Any:
     except RunInputError as error:
         raise UnreadableLog(str(error)) from None
 
+
+#: Diagnostics of an item that is no AG-UI event: a log made only of them is not a log (a
+#: manifest with a "type" key is not a conversation).
+_NOT_EVENTS = DECODE_CODES | {"unknown-event-type"}
 
 #: Called at each run's terminal event with the transcript so far and the events read.
 RunEnd = Callable[[Transcript, int], None]
@@ -292,7 +377,7 @@ def _fold_opened(
     items = stream.reader.intake.count
     if any(d.code == "empty-stream" for d in transcript.diagnostics):
         raise EmptyLog(f"{source}: empty log (no events in it), not a conversation")
-    undecodable = [d for d in transcript.diagnostics if d.code in DECODE_CODES]
+    undecodable = [d for d in transcript.diagnostics if d.code in _NOT_EVENTS]
     if items and len(undecodable) == items:
         first = undecodable[0]
         where = f" (line {first.line})" if first.line is not None else ""

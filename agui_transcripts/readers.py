@@ -271,6 +271,12 @@ class EventReader:
             # next line tells (JSONL lines start with "{" at the margin).
             self._pending = [raw]
             return []
+        if head.startswith(b"{") and _holds_event_list(head):
+            # A whole document on one line ({"events": [...]}, as json.dump writes it).
+            self._format = "json"
+            self._line += self._blank_before
+            self._hold_document(raw)
+            return []
         if head.startswith(_SSE_FIELDS) and not head.startswith(b"{"):
             self._format = "sse"
             self._sse = self._new_sse()
@@ -568,3 +574,21 @@ def read_events(
     :data:`~agui_transcripts.DEFAULT_LIMITS`). Returns a lazy :class:`EventStream`.
     """
     return EventStream(source, format=format, strict=strict, limits=limits)
+
+
+def _holds_event_list(line: bytes) -> bool:
+    """Whether a first line is a whole document holding events, not one event.
+
+    Only a line naming ``"events"`` or ``"stream"`` is parsed, so JSONL pays nothing.
+    """
+    if b'"events"' not in line and b'"stream"' not in line:
+        return False
+    try:
+        value = loads(line)
+    except JSONDecodeError:
+        return False
+    return (
+        isinstance(value, dict)
+        and "type" not in value
+        and isinstance(value.get("stream", value.get("events")), list)
+    )

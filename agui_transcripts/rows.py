@@ -20,9 +20,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from ._codec import dumps_checked
-from .adapters.registry import render
+from .adapters.registry import DEFAULT_TARGET, render
 from .limits import Limits
-from .logs import LogError, find_logs, fold_log, map_logs
+from .logs import LogError, SkippedFile, find_logs, fold_log, map_logs
 from .model import ToolMessage
 from .projection import Subagents
 from .transcript import Transcript
@@ -49,7 +49,7 @@ ROW_TARGETS = ("agui", "openai", "ragas")
 def log_row(
     source: str,
     *,
-    target: str = "openai",
+    target: str = DEFAULT_TARGET,
     subagents: Subagents = "inline",
     strict: bool = False,
     limits: Limits | None = None,
@@ -63,7 +63,7 @@ def log_rows(
     source: str,
     *,
     per: Per = "log",
-    target: str = "openai",
+    target: str = DEFAULT_TARGET,
     subagents: Subagents = "inline",
     strict: bool = False,
     limits: Limits | None = None,
@@ -103,24 +103,25 @@ def log_rows(
 def rows_of_logs(
     paths: Sequence[str],
     *,
-    target: str = "openai",
+    target: str = DEFAULT_TARGET,
     subagents: Subagents = "inline",
     strict: bool = False,
     limits: Limits | None = None,
     jobs: int | None = None,
-    notes: list[str] | None = None,
+    notes: list[SkippedFile] | None = None,
+    exclude: Sequence[str] = (),
     per: Per = "log",
 ) -> Iterator[dict[str, Any]]:
     """The row of every log under ``paths`` (files, folders, URIs), in order, as made.
 
     Folders are read by the command line's rules (:func:`~agui_transcripts.logs.find_logs`;
-    what they skip goes to ``notes``); ``jobs`` processes fold them (every core when
+    what they skip, and why, goes to ``notes``; ``exclude`` globs leave files out); ``jobs`` processes fold them (every core when
     None). Rows stream: pass them to :func:`~agui_transcripts.arrow.write_parquet` and an
     archive of any size is converted in bounded memory. ``per="run"`` gives a row per
     run (:func:`log_rows`).
     """
     _check_target(target)
-    sources = find_logs(paths, notes)
+    sources = find_logs(paths, notes, exclude=exclude)
     for rows in map_logs(
         log_rows,
         sources,
@@ -139,7 +140,7 @@ def row_of(
     *,
     source: str,
     events: int,
-    target: str = "openai",
+    target: str = DEFAULT_TARGET,
     subagents: Subagents = "inline",
 ) -> dict[str, Any]:
     """The row of a transcript already folded (``source`` and ``events`` as recorded)."""
@@ -172,7 +173,7 @@ def row_of(
     }
 
 
-def failed_row(source: str, error: str, *, target: str = "openai") -> dict[str, Any]:
+def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict[str, Any]:
     """The row of a log that gave no transcript: every other column empty."""
     return {
         "schema_version": SCHEMA_VERSION,

@@ -29,7 +29,7 @@ from agui_transcripts.arrow import (
     to_table,
     write_parquet,
 )
-from agui_transcripts.logs import find_logs, fold_log
+from agui_transcripts.logs import SkippedFile, find_logs, fold_log
 from agui_transcripts.model import AssistantMessage, ToolMessage
 from agui_transcripts.rows import (
     ROW_TARGETS,
@@ -316,13 +316,15 @@ def test_parquet_needs_an_output_and_a_row_target(archive: Path) -> None:
 
 def test_uris_are_found_and_read_through_pyarrow_fs(archive: Path) -> None:
     (archive / "manifest.json").write_text('{"runs": 40}')
-    local_notes: list[str] = []
-    uri_notes: list[str] = []
+    local_notes: list[SkippedFile] = []
+    uri_notes: list[SkippedFile] = []
     local = find_logs([str(archive)], local_notes)
     remote = find_logs([archive.as_uri()], uri_notes)
     assert remote == [Path(source).as_uri() for source in local]
-    assert [note.replace(archive.as_uri(), str(archive)) for note in uri_notes] == local_notes
-    assert any("manifest.json: skipped" in note for note in uri_notes)
+    assert [str(n).replace(archive.as_uri(), str(archive)) for n in uri_notes] == [
+        str(n) for n in local_notes
+    ]
+    assert any(n.reason == "not-a-log" and n.path.endswith("manifest.json") for n in uri_notes)
     for path, uri in zip(local, remote, strict=True):
         by_path, by_uri = log_row(path), log_row(uri)
         assert by_uri["source"] == uri
@@ -335,11 +337,11 @@ def test_uris_are_found_and_read_through_pyarrow_fs(archive: Path) -> None:
 def test_the_progress_line_shows_counts_rate_and_time_left() -> None:
     import io
 
-    from agui_transcripts.cli import Progress
+    from agui_transcripts._progress import Progress
 
     progress = Progress(400, io.StringIO())
     progress.done = 100
-    line = progress.line("runs/a.jsonl", elapsed=20.0)
+    line = progress.line("runs/a.jsonl", elapsed=20.0, width=100)
     assert "100/400" in line
     assert "5.0 logs/s" in line
     assert "ETA 1:00" in line  # 300 logs left at 5 a second

@@ -17,7 +17,11 @@ from ..transcript import Transcript
 from . import agui, chat_turns, deepeval, inspect, langchain, openai, ragas, responses
 from .target import Target
 
-__all__ = ["REGISTRY", "names", "render", "target"]
+__all__ = ["DEFAULT_TARGET", "REGISTRY", "names", "render", "target"]
+
+#: What every path writes when no target is named (the command line, dataset rows, Ray):
+#: the canonical transcript, lossless; a framework's shape is asked for by name.
+DEFAULT_TARGET = "agui"
 
 #: Every target by name, in the order the command line lists them.
 REGISTRY: dict[str, Target] = {

@@ -17,7 +17,7 @@ import ray
 
 from agui_transcripts.arrow import read_rows
 from agui_transcripts.distributed import convert_with_ray
-from agui_transcripts.logs import find_logs
+from agui_transcripts.logs import SkippedFile, find_logs
 from agui_transcripts.rows import log_row
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,12 +63,14 @@ def _by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @pytest.mark.usefixtures("local_ray")
 def test_ray_rows_equal_the_embedded_rows(archive: Path, tmp_path: Path) -> None:
-    notes: list[str] = []
+    notes: list[SkippedFile] = []
     count = convert_with_ray([str(archive)], tmp_path / "out", logs_per_task=8, notes=notes)
     expected = [log_row(source) for source in find_logs([str(archive)])]
     assert count == len(expected) > 90
-    assert any("manifest.json: skipped" in note for note in notes)
-    assert any("the same run as" in note for note in notes)
+    assert any(
+        str(note).endswith("manifest.json: skipped, not a log (no events in it)") for note in notes
+    )
+    assert any(note.reason == "duplicate" for note in notes)
     rows = read_rows(tmp_path / "out")
     assert _by_source(rows) == _by_source(expected)
     assert sum(not row["ok"] for row in rows) == 1  # the empty log, as a failed row
