@@ -16,7 +16,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 import traceback
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -38,6 +37,7 @@ from .logs import (
     EmptyLog,
     LogError,
     SkippedFile,
+    SkipReason,
     UnreadableLog,
     available_cores,
     find_logs,
@@ -238,14 +238,12 @@ def _expanded(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
 def skipped_summary(skipped: Sequence[SkippedFile]) -> str:
     """``skipped 40 duplicate formats, 1 non-log, 2 excluded``."""
     by_reason = Counter(note.reason for note in skipped)
-    words = {
+    words: dict[SkipReason, tuple[str, str]] = {
         "duplicate": ("duplicate format", "duplicate formats"),
         "not-a-log": ("non-log", "non-logs"),
         "excluded": ("excluded", "excluded"),
     }
-    parts = [
-        count(by_reason[reason], *words[reason]) for reason in words if by_reason[reason]
-    ]
+    parts = [count(by_reason[reason], *words[reason]) for reason in words if by_reason[reason]]
     return "skipped " + ", ".join(parts)
 
 

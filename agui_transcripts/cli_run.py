@@ -99,9 +99,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if result.failed else 0
 
 
-def add_run_command(
-    commands: Any, add_limits: Callable[[argparse.ArgumentParser], None]
-) -> None:
+def add_run_command(commands: Any, add_limits: Callable[[argparse.ArgumentParser], None]) -> None:
     """The ``run`` subcommand, on the CLI's subparsers (its limits added last)."""
     run = commands.add_parser(
         "run",

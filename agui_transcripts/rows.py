@@ -115,9 +115,10 @@ def rows_of_logs(
     """The row of every log under ``paths`` (files, folders, URIs), in order, as made.
 
     Folders are read by the command line's rules (:func:`~agui_transcripts.logs.find_logs`;
-    what they skip, and why, goes to ``notes``; ``exclude`` globs leave files out); ``jobs`` processes fold them (every core when
-    None). Rows stream: pass them to :func:`~agui_transcripts.arrow.write_parquet` and an
-    archive of any size is converted in bounded memory. ``per="run"`` gives a row per
+    what they skip, and why, goes to ``notes``; ``exclude`` globs leave files out);
+    ``jobs`` processes fold them (every core when None). Rows stream: pass them to
+    :func:`~agui_transcripts.arrow.write_parquet` and an archive of any size is
+    converted in bounded memory. ``per="run"`` gives a row per
     run (:func:`log_rows`).
     """
     _check_target(target)

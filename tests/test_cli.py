@@ -230,9 +230,11 @@ def test_a_recording_folder_converts_each_run_once_and_no_sidecar(recording: Pat
     assert done.returncode == 0, done.stderr
     sources = sorted(Path(json.loads(line)["source"]).name for line in done.stdout.splitlines())
     assert sources == ["booking-frontend-tool.jsonl", "pydantic-ai-weather.jsonl"]
-    assert "manifest.json: skipped, not a log" in done.stderr
-    assert "pydantic-ai-weather.sse: skipped, the same run as" in done.stderr
+    assert "note: skipped 1 duplicate format, 1 non-log; -v lists them" in done.stderr
     assert "2 files" in done.stderr
+    listed = _installed_script("convert", "-v", str(recording))
+    assert "manifest.json: skipped, not a log" in listed.stderr
+    assert "pydantic-ai-weather.sse: skipped, the same run as" in listed.stderr
     assert "0 failed, 0 truncated" in done.stderr
     checked = _installed_script("check", str(recording))
     assert checked.returncode == 0, checked.stdout
