@@ -517,7 +517,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
         if args.format == "text":
             print(
-                f"{status} {source}: {len(errors)} errors, {len(diagnostics) - len(errors)} other"
+                f"{status} {source}: {count(len(errors), 'error')}, "
+                f"{len(diagnostics) - len(errors)} other"
             )
             for diagnostic in diagnostics:
                 print(f"  {diagnostic}")

@@ -70,3 +70,65 @@ def test_an_open_run_is_running_until_its_end_and_never_done() -> None:
     assert fold(TRUNCATED).continuation().status == "truncated"
     finished = fold([*TRUNCATED, {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}])
     assert finished.continuation().status != "truncated"
+
+
+def _folder_of_logs_and_other_files(tmp_path: Path) -> Path:
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    finished = [*TRUNCATED, {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+    (folder / "a.jsonl").write_text("".join(json.dumps(e) + "\n" for e in finished))
+    (folder / "b.log").write_text("".join(f"data: {json.dumps(e)}\n\n" for e in finished))
+    (folder / "README.txt").write_text("Runs recorded on Tuesday.\n")
+    (folder / "uv.lock").write_text("version = 1\n")
+    (folder / "pip.log").write_text("Collecting httpx\n")
+    (folder / "drafts").mkdir()
+    (folder / "drafts" / "c.jsonl").write_text((folder / "a.jsonl").read_text())
+    return folder
+
+
+def test_files_that_are_not_logs_are_skipped_and_counted_in_one_line(tmp_path: Path) -> None:
+    folder = _folder_of_logs_and_other_files(tmp_path)
+    checked = script("check", str(folder))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    verdicts = sorted(
+        Path(line.split()[1].rstrip(":")).name
+        for line in checked.stdout.splitlines()
+        if not line[:1].isspace()
+    )
+    assert verdicts == ["a.jsonl", "b.log", "c.jsonl"]
+    assert checked.stderr.strip() == "note: skipped 2 non-logs; -v lists them"
+
+    excluded = script("check", "--exclude", "drafts/*", "-v", str(folder))
+    assert excluded.returncode == 0
+    assert "c.jsonl" not in excluded.stdout
+    assert "c.jsonl: skipped, excluded by drafts/*" in excluded.stderr
+    assert "README.txt: skipped, not a log" in excluded.stderr
+
+    quiet = script("check", "-q", str(folder))
+    assert quiet.stderr == ""
+
+
+def test_no_logs_and_missing_paths_fail_before_any_work(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    for command in ("check", "convert"):
+        none = script(command, str(tmp_path / "empty"))
+        assert none.returncode == 2
+        assert "no log files found" in none.stderr
+        missing = script(command, str(tmp_path / "missing.jsonl"))
+        assert missing.returncode == 2
+        assert "missing.jsonl: no such file or directory" in missing.stderr
+
+
+def test_a_document_without_events_fails_as_a_log_with_no_events(tmp_path: Path) -> None:
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text('{"type": "report", "name": "nightly"}')
+    assert script("convert", str(manifest)).returncode == 1
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"events": []}')
+    result = script("convert", str(empty))
+    assert result.returncode == 1
+    assert "empty log" in result.stderr
+    one_line = tmp_path / "one.json"
+    finished = [*TRUNCATED, {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+    one_line.write_text(json.dumps({"events": finished}))
+    assert json.loads(script("convert", str(one_line)).stdout)["continuation"] != "truncated"
