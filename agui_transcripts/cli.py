@@ -590,11 +590,15 @@ def show_text(transcript: Transcript, style: Style) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    _check_output(args.html)
     transcript, _ = fold_log(args.path, strict=False, limits=args.limits)
     if args.html:
         from .html import render_html
 
-        Path(args.html).write_text(render_html(transcript), encoding="utf-8")
+        try:
+            Path(args.html).write_text(render_html(transcript), encoding="utf-8")
+        except OSError as error:
+            raise CLIError(f"cannot write {args.html}: {error.strerror or error}") from None
         return 0
     colour = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ

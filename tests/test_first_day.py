@@ -132,3 +132,12 @@ def test_a_document_without_events_fails_as_a_log_with_no_events(tmp_path: Path)
     finished = [*TRUNCATED, {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
     one_line.write_text(json.dumps({"events": finished}))
     assert json.loads(script("convert", str(one_line)).stdout)["continuation"] != "truncated"
+
+
+def test_show_into_a_missing_folder_is_one_line_and_exit_2(cut: Path, tmp_path: Path) -> None:
+    shown = script("show", "--html", str(tmp_path / "missing" / "page.html"), str(cut))
+    assert shown.returncode == 2
+    assert shown.stderr.startswith("error: cannot write ")
+    assert "does not exist" in shown.stderr
+    assert "Traceback" not in shown.stderr
+    assert "FileNotFoundError" not in shown.stderr
