@@ -45,10 +45,19 @@ from .logs import (
     is_uri,
     map_logs,
 )
-from .model import ActivityMessage, AssistantMessage, ReasoningMessage, ToolMessage
+from .model import ActivityMessage, ReasoningMessage, ToolMessage
 from .projection import Subagents
 from .recording import run_input_path
 from .transcript import Transcript
+from .view import (
+    MessageView,
+    RunMark,
+    SubagentMark,
+    arrival_order,
+    interrupt_labels,
+    run_label,
+    view_items,
+)
 
 __all__ = ["main"]
 
@@ -220,9 +229,7 @@ def _expanded(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
     A path that does not exist stops the command before anything is read (exit 2), as
     finding no log at all does.
     """
-    for raw in paths:
-        if raw != "-" and not is_uri(raw) and not os.path.lexists(raw):
-            raise CLIError(f"{raw}: no such file or directory")
+    _require_paths(paths)
     skipped: list[SkippedFile] = []
     sources = find_logs(paths, skipped, exclude=getattr(args, "exclude", ()))
     if getattr(args, "verbose", False):
@@ -233,6 +240,12 @@ def _expanded(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
     if not sources:
         raise CLIError("no log files found in " + ", ".join(paths))
     return sources
+
+
+def _require_paths(paths: Sequence[str]) -> None:
+    for raw in paths:
+        if raw != "-" and not is_uri(raw) and not os.path.lexists(raw):
+            raise CLIError(f"{raw}: no such file or directory")
 
 
 def skipped_summary(skipped: Sequence[SkippedFile]) -> str:
@@ -498,7 +511,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 if isinstance(error, EmptyLog)
                 else "FAIL"
             )
-            worst = max(worst, 2 if status == "UNREADABLE" else 1)
+            worst = 1
             report.append({"source": source, "status": status.lower(), "failure": str(error)})
             if args.format == "text":
                 print(f"{status} {error}")
@@ -549,38 +562,34 @@ ROLE_COLOURS = {
 }
 
 
-def show_text(transcript: Transcript, style: Style) -> str:
-    """A transcript for a person: roles, calls with their results under them, diagnostics."""
+def show_text(
+    transcript: Transcript,
+    style: Style,
+    *,
+    ordered: bool = False,
+    subagents: Subagents = "inline",
+) -> str:
+    """A transcript for a person: run boundaries, subagent turns, calls with their results.
+
+    By default the messages as the stream left them (the reference client's list);
+    ``ordered`` shows the projection an evaluator scores instead, synthetic results
+    for unanswered calls marked.
+    """
+    messages = (
+        transcript.ordered(subagents=subagents)
+        if ordered
+        else arrival_order(transcript.messages, subagents)
+    )
     lines: list[str] = []
-    results = {m.tool_call_id: m for m in transcript.messages if isinstance(m, ToolMessage)}
-    for message in transcript.ordered():
-        if isinstance(message, ToolMessage):
-            continue  # shown under its call
-        if isinstance(message, ReasoningMessage):
-            lines.append(style(f"  (reasoning) {message.text}", "2"))
-            continue
-        label = style(f"{message.role:>9}", ROLE_COLOURS.get(message.role, "1"))
-        body = (
-            content_text(message.content) if isinstance(message, ActivityMessage) else message.text
-        )
-        lines.append(f"{label}  {body}" if body else label)
-        if isinstance(message, AssistantMessage):
-            for call in message.tool_calls or ():
-                lines.append(f"{'':>9}  → {style(call.name, '1')}({call.arguments})  [{call.id}]")
-                result = results.get(call.id)
-                if result is not None:
-                    flag = style(" error", "1;31") if result.error else ""
-                    lines.append(f"{'':>9}    ← {result.text}{flag}")
-                else:
-                    record = transcript.tool_call(call.id)
-                    state = record.state if record is not None else "unanswered"
-                    lines.append(style(f"{'':>9}    ← ({state})", "2"))
+    for item in view_items(transcript, messages):
+        if isinstance(item, RunMark):
+            lines.append(style(_run_line(item), "2;1" if item.kind == "end" else "2"))
+        elif isinstance(item, SubagentMark):
+            mark = f"  ┌ subagent {item.subagent}" if item.kind == "start" else "  └"
+            lines.append(style(mark, "36"))
+        else:
+            lines.extend(_message_lines(item, style))
     lines.append("")
-    for run in transcript.runs:
-        lines.append(
-            f"run {run.run_id or '(unannounced)'}: {run.outcome}"
-            + (f" — {run.error_message}" if run.error_message else "")
-        )
     for diagnostic in transcript.diagnostics:
         colour = {"error": "1;31", "warning": "33", "info": "2"}[diagnostic.severity]
         lines.append(style(f"! {diagnostic}", colour))
@@ -589,21 +598,67 @@ def show_text(transcript: Transcript, style: Style) -> str:
     return "\n".join(lines)
 
 
+def _run_line(mark: RunMark) -> str:
+    run = mark.run
+    if mark.kind == "start":
+        return f"── {run_label(run)}{' (continued)' if mark.again else ''} ──"
+    words = [f"── end of {run_label(run)}: {run.outcome or 'still running'}"]
+    if run.error_message:
+        words.append(f" — {run.error_message}")
+    interrupts = interrupt_labels(run)
+    if interrupts:
+        words.append(f"; waiting on {count(len(interrupts), 'interrupt')}: {', '.join(interrupts)}")
+    if mark.empty:
+        words.append(" (no messages)")
+    return "".join(words) + " ──"
+
+
+def _message_lines(item: MessageView, style: Style) -> list[str]:
+    message = item.message
+    bar = "  │ " if item.subagent is not None else ""
+    label = style(f"{message.role:>9}", ROLE_COLOURS.get(message.role, "1"))
+    if isinstance(message, ReasoningMessage):
+        return [style(f"{bar}  (reasoning) {message.text}", "2")]
+    if isinstance(message, ToolMessage):  # a result whose call is not shown
+        flag = style(" error", "1;31") if message.error else ""
+        return [f"{bar}{label}  ← {message.text}{flag}  [{message.tool_call_id}, no call shown]"]
+    body = content_text(message.content) if isinstance(message, ActivityMessage) else message.text
+    lines = [f"{bar}{label}  {body}" if body else f"{bar}{label}"]
+    pad = f"{bar}{'':>9}"
+    for call in item.calls:
+        lines.append(
+            f"{pad}  → {style(call.call.name, '1')}({call.call.arguments})  [{call.call.id}]"
+        )
+        if call.result is None:
+            lines.append(style(f"{pad}    ← ({call.state})", "2"))
+            continue
+        flag = style(" error", "1;31") if call.result.error else ""
+        note = style(" (synthetic: no result was streamed)", "2") if call.synthetic else ""
+        lines.append(f"{pad}    ← {call.result.text}{flag}{note}")
+    return lines
+
+
 def cmd_show(args: argparse.Namespace) -> int:
+    _require_paths([args.path])
     _check_output(args.html)
-    transcript, _ = fold_log(args.path, strict=False, limits=args.limits)
+    try:
+        transcript, _ = fold_log(args.path, strict=False, limits=args.limits)
+    except LogError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     if args.html:
         from .html import render_html
 
+        page = render_html(transcript, ordered=args.ordered, subagents=args.subagents)
         try:
-            Path(args.html).write_text(render_html(transcript), encoding="utf-8")
+            Path(args.html).write_text(page, encoding="utf-8")
         except OSError as error:
             raise CLIError(f"cannot write {args.html}: {error.strerror or error}") from None
         return 0
     colour = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
-    print(show_text(transcript, Style(colour)))
+    print(show_text(transcript, Style(colour), ordered=args.ordered, subagents=args.subagents))
     return 0
 
 

@@ -1,38 +1,30 @@
 """A transcript as a self-contained HTML page (notebooks, ``show --html``): no JavaScript.
 
 Chat bubbles by role; each tool call with its arguments in a collapsible block and its
-result under it; reasoning collapsed; run outcomes; diagnostics flagged by severity.
+result under it; reasoning collapsed; run boundaries with their outcomes and interrupts;
+subagent turns set apart; diagnostics flagged by severity (the items of ``view``).
 """
 
 from __future__ import annotations
 
 import html
 import json
-from typing import Protocol
 
-from .diagnostics import Diagnostic
-from .model import (
-    ActivityMessage,
-    AssistantMessage,
-    ReasoningMessage,
-    RunRecord,
-    ToolMessage,
-    TranscriptData,
-)
+from .model import ActivityMessage, ReasoningMessage, ToolMessage
 from .ownership import continuation
-from .projection import project
+from .projection import Subagents, project
+from .view import (
+    MessageView,
+    RunMark,
+    SubagentMark,
+    Viewable,
+    arrival_order,
+    interrupt_labels,
+    run_label,
+    view_items,
+)
 
 __all__ = ["Viewable", "render_fragment", "render_html"]
-
-
-class Viewable(TranscriptData, Protocol):
-    """What the page shows of a transcript (a :class:`~agui_transcripts.Transcript` is one)."""
-
-    @property
-    def runs(self) -> list[RunRecord]: ...
-
-    @property
-    def diagnostics(self) -> list[Diagnostic]: ...
 
 
 # The card paints its own background and text in both schemes, so it stays readable
@@ -61,6 +53,9 @@ color:var(--fg)}
 .agui-t .diag-error{color:var(--error)}.agui-t .diag-warning{color:var(--warning)}
 .agui-t .diag-info{color:var(--muted)}
 .agui-t .runs{font-size:.9em;margin-top:.8rem}
+.agui-t .run{font-size:.8em;color:var(--muted);border-top:1px solid var(--muted);
+margin:.6rem 0 .2rem;padding-top:.2rem}
+.agui-t .subagent{margin:.3rem 0 .3rem 1.5rem;padding-left:.6rem;border-left:3px solid var(--muted)}
 """
 
 
@@ -80,58 +75,33 @@ def content_text(value: object, *, indent: int | None = None) -> str:
         return "[not shown: nested deeper than JSON encoders go]"
 
 
-def render_fragment(transcript: Viewable) -> str:
-    """The conversation as an HTML fragment (what a notebook shows)."""
-    results = {m.tool_call_id: m for m in transcript.messages if isinstance(m, ToolMessage)}
+def render_fragment(
+    transcript: Viewable, *, ordered: bool = False, subagents: Subagents = "inline"
+) -> str:
+    """The conversation as an HTML fragment (what a notebook shows).
+
+    The same items as ``show``: the messages as the stream left them, or with
+    ``ordered`` the projection an evaluator scores.
+    """
+    messages = (
+        project(transcript, subagents=subagents).messages
+        if ordered
+        else arrival_order(transcript.messages, subagents)
+    )
     parts = ['<div class="agui-t">']
-    for message in project(transcript).messages:
-        if isinstance(message, ToolMessage):
-            continue
-        if isinstance(message, ReasoningMessage):
-            summary = "<summary>reasoning</summary>"
-            parts.append(f'<details class="reasoning">{summary}{_e(message.text)}</details>')
-            continue
-        if isinstance(message, ActivityMessage):
+    for item in view_items(transcript, messages):
+        if isinstance(item, RunMark):
+            parts.append(_run_mark(item))
+        elif isinstance(item, SubagentMark):
             parts.append(
-                f'<details class="activity"><summary>activity: {_e(message.activity_type)}'
-                f"</summary><pre>{_e(content_text(message.content, indent=1))}</pre></details>"
+                f'<div class="subagent"><div class="role">subagent {_e(item.subagent)}</div>'
+                if item.kind == "start"
+                else "</div>"
             )
-            continue
-        parts.append(
-            f'<div class="msg {_e(message.role)}"><div class="role">{_e(message.role)}</div>'
-        )
-        if message.text:
-            parts.append(f"<div>{_e(message.text)}</div>")
-        if isinstance(message, AssistantMessage):
-            for call in message.tool_calls or ():
-                parts.append(
-                    f'<div class="call">call <b>{_e(call.name)}</b> <small>{_e(call.id)}</small>'
-                    f"<details><summary>arguments</summary><pre>{_e(call.arguments)}</pre></details>"
-                )
-                result = results.get(call.id)
-                if result is None:
-                    record = transcript.tool_calls.get(
-                        transcript.call_aliases.get(call.id, call.id)
-                    )
-                    state = record.state if record is not None else "unanswered"
-                    parts.append(f'<div class="result"><i>no result ({_e(state)})</i></div>')
-                else:
-                    error = (
-                        f' <span class="error">error: {_e(result.error)}</span>'
-                        if result.error
-                        else ""
-                    )
-                    parts.append(f'<div class="result">result: {_e(result.text)}{error}</div>')
-                parts.append("</div>")
-        parts.append("</div>")
-    parts.append('<div class="runs">')
-    for run in transcript.runs:
-        detail = f" — {_e(run.error_message)}" if run.error_message else ""
-        parts.append(
-            f"<div>run {_e(run.run_id or '(unannounced)')}: <b>{_e(run.outcome)}</b>{detail}</div>"
-        )
+        else:
+            parts.append(_message(item))
     status = continuation(transcript.tool_calls.values(), transcript.runs).status
-    parts.append(f"<div>next: <b>{_e(status)}</b></div></div>")
+    parts.append(f'<div class="runs">next: <b>{_e(status)}</b></div>')
     if transcript.diagnostics:
         parts.append('<ul class="diagnostics">')
         for diagnostic in transcript.diagnostics:
@@ -141,10 +111,70 @@ def render_fragment(transcript: Viewable) -> str:
     return "".join(parts)
 
 
-def render_html(transcript: Viewable, *, title: str = "AG-UI transcript") -> str:
-    """A complete, self-contained page."""
+def _run_mark(mark: RunMark) -> str:
+    run = mark.run
+    if mark.kind == "start":
+        again = " (continued)" if mark.again else ""
+        return f'<div class="run">{_e(run_label(run))}{again}</div>'
+    detail = f" — {_e(run.error_message)}" if run.error_message else ""
+    interrupts = interrupt_labels(run)
+    if interrupts:
+        detail += f"; waiting on {_e(', '.join(interrupts))}"
+    if mark.empty:
+        detail += " (no messages)"
+    outcome = run.outcome or "still running"
+    return f'<div class="run">end of {_e(run_label(run))}: <b>{_e(outcome)}</b>{detail}</div>'
+
+
+def _message(item: MessageView) -> str:
+    message = item.message
+    if isinstance(message, ReasoningMessage):
+        summary = "<summary>reasoning</summary>"
+        return f'<details class="reasoning">{summary}{_e(message.text)}</details>'
+    if isinstance(message, ActivityMessage):
+        return (
+            f'<details class="activity"><summary>activity: {_e(message.activity_type)}'
+            f"</summary><pre>{_e(content_text(message.content, indent=1))}</pre></details>"
+        )
+    parts = [f'<div class="msg {_e(message.role)}"><div class="role">{_e(message.role)}</div>']
+    if isinstance(message, ToolMessage):  # a result whose call is not shown
+        parts.append(f"<div>result of {_e(message.tool_call_id)} (no call shown): ")
+        parts.append(f"{_e(message.text)}{_error(message.error)}</div>")
+    elif message.text:
+        parts.append(f"<div>{_e(message.text)}</div>")
+    for call in item.calls:
+        parts.append(
+            f'<div class="call">call <b>{_e(call.call.name)}</b> <small>{_e(call.call.id)}</small>'
+            f"<details><summary>arguments</summary><pre>{_e(call.call.arguments)}</pre></details>"
+        )
+        if call.result is None:
+            parts.append(f'<div class="result"><i>no result ({_e(call.state)})</i></div>')
+        else:
+            note = " <i>(synthetic: no result was streamed)</i>" if call.synthetic else ""
+            parts.append(
+                f'<div class="result">result: {_e(call.result.text)}'
+                f"{_error(call.result.error)}{note}</div>"
+            )
+        parts.append("</div>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _error(error: str | None) -> str:
+    return f' <span class="error">error: {_e(error)}</span>' if error else ""
+
+
+def render_html(
+    transcript: Viewable,
+    *,
+    title: str = "AG-UI transcript",
+    ordered: bool = False,
+    subagents: Subagents = "inline",
+) -> str:
+    """A complete, self-contained page (``ordered`` and ``subagents`` as the fragment's)."""
     return (
         '<!doctype html><html><head><meta charset="utf-8">'
         f'<meta name="color-scheme" content="light dark"><title>{_e(title)}</title>'
-        f"<style>{STYLE}</style></head><body>{render_fragment(transcript)}</body></html>"
+        f"<style>{STYLE}</style></head><body>"
+        f"{render_fragment(transcript, ordered=ordered, subagents=subagents)}</body></html>"
     )

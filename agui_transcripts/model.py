@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
 from ._codec import has_surrogate, loads
 
 __all__ = [
+    "SYNTHETIC_KEY",
     "ActivityMessage",
     "AssistantMessage",
     "DeveloperMessage",
@@ -1002,6 +1003,11 @@ class ToolCallRecord:
             "resolvingRunIndex": self.resolving_run_index,
             "delivered": self.delivered,
         }
+
+
+#: Metadata key that marks a synthetic result: ``metadata[SYNTHETIC_KEY] = {"reason": ...}``
+#: (the projection writes it; the views read it).
+SYNTHETIC_KEY = "agui_transcripts.synthetic"
 
 
 class TranscriptData(Protocol):

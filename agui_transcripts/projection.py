@@ -32,6 +32,7 @@ from typing import Any, Literal
 from ._gc import holds_gc
 from .diagnostics import RULES, Diagnostic
 from .model import (
+    SYNTHETIC_KEY,
     ActivityMessage,
     AssistantMessage,
     DeveloperMessage,
@@ -68,9 +69,6 @@ Policy = Literal["synthesize", "trim", "keep", "raise"]
 #: Where subagent turns go in a projection (see :func:`project`).
 Subagents = Literal["inline", "exclude", "apart"]
 _SUBAGENT_CHOICES: tuple[str, ...] = ("inline", "exclude", "apart")
-
-#: Metadata key that marks a synthetic result: ``metadata[SYNTHETIC_KEY] = {"reason": ...}``.
-SYNTHETIC_KEY = "agui_transcripts.synthetic"
 
 
 class ProjectionError(ValueError):

@@ -134,7 +134,12 @@ def test_check_exit_codes(tmp_path: Path) -> None:
     assert missing.returncode == 2
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_text("nonsense\n")
-    assert cli("check", str(garbage)).returncode == 2
+    unreadable = cli("check", str(garbage))
+    assert (unreadable.returncode, unreadable.stdout.split()[0]) == (1, "UNREADABLE")
+    shown = cli("show", str(garbage))
+    assert shown.returncode == 1
+    assert shown.stderr.startswith("error: ")
+    assert shown.stdout == ""
 
 
 def test_check_json_format() -> None:

@@ -141,3 +141,110 @@ def test_show_into_a_missing_folder_is_one_line_and_exit_2(cut: Path, tmp_path: 
     assert "does not exist" in shown.stderr
     assert "Traceback" not in shown.stderr
     assert "FileNotFoundError" not in shown.stderr
+
+
+# -- show marks runs, outcomes, interrupts and subagent turns ------------------------------
+
+TWO_RUNS = [
+    {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Asking a helper."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+    {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "helper"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "s-m", "subagentRunId": "s1"},
+    {
+        "type": "TEXT_MESSAGE_CONTENT",
+        "messageId": "s-m",
+        "delta": "Helper here.",
+        "subagentRunId": "s1",
+    },
+    {"type": "TEXT_MESSAGE_END", "messageId": "s-m", "subagentRunId": "s1"},
+    {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"},
+    {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+    {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2"},
+    {
+        "type": "TOOL_CALL_START",
+        "toolCallId": "c-del",
+        "toolCallName": "delete",
+        "parentMessageId": "m2",
+    },
+    {"type": "TOOL_CALL_ARGS", "toolCallId": "c-del", "delta": "{}"},
+    {"type": "TOOL_CALL_END", "toolCallId": "c-del"},
+    {
+        "type": "RUN_FINISHED",
+        "threadId": "t1",
+        "runId": "r2",
+        "outcome": {
+            "type": "interrupt",
+            "interrupts": [{"id": "int-1", "reason": "tool_approval", "toolCallId": "c-del"}],
+        },
+    },
+]
+
+
+@pytest.fixture
+def two_runs(tmp_path: Path) -> Path:
+    path = tmp_path / "two-runs.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in TWO_RUNS))
+    return path
+
+
+def _lines(*args: str) -> list[str]:
+    shown = script("show", "--color", "never", *args)
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout.splitlines()
+
+
+def test_show_marks_each_run_its_outcome_its_interrupts_and_subagent_turns(
+    two_runs: Path,
+) -> None:
+    lines = _lines(str(two_runs))
+    marks = [line for line in lines if line.startswith(("──", "  ┌", "  └"))]
+    assert marks == [
+        "── run r1 ──",
+        "  ┌ subagent s1",
+        "  └",
+        "── end of run r1: success ──",
+        "── run r2 ──",
+        "── end of run r2: interrupt; waiting on 1 interrupt: int-1: tool_approval ──",
+    ]
+    helper = lines.index("  ┌ subagent s1") + 1
+    assert lines[helper].startswith("  │ ")
+    assert lines[helper].endswith("Helper here.")
+    # The interrupted call has no result: its state says why, and nothing is invented.
+    assert any(line.strip() == "← (pending_interrupt)" for line in lines)
+    assert not any("synthetic" in line for line in lines)
+
+
+def test_show_subagents_exclude_leaves_their_turns_out_and_apart_moves_them_last(
+    two_runs: Path,
+) -> None:
+    excluded = _lines("--subagents", "exclude", str(two_runs))
+    assert not any("Helper here." in line or "subagent" in line for line in excluded)
+    apart = _lines("--subagents", "apart", str(two_runs))
+    texts = [line for line in apart if "Helper here." in line or "Asking a helper." in line]
+    assert [("Helper" in line) for line in texts] == [False, True]
+    # Moved after run r2's messages, the helper's turn reopens its run r1.
+    assert apart.index("── run r1 (continued) ──") < apart.index("  ┌ subagent s1")
+
+
+def test_show_ordered_shows_what_an_evaluator_scores(two_runs: Path) -> None:
+    lines = _lines("--ordered", str(two_runs))
+    result = next(line for line in lines if line.strip().startswith("←"))
+    assert "(synthetic: no result was streamed)" in result
+
+
+def test_the_html_view_marks_the_same(two_runs: Path, tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    made = script("show", "--html", str(page), "--subagents", "inline", str(two_runs))
+    assert made.returncode == 0, made.stderr
+    html = page.read_text()
+    assert '<div class="subagent"><div class="role">subagent s1</div>' in html
+    assert "end of run r2: <b>interrupt</b>; waiting on int-1: tool_approval" in html
+    assert html.index("Helper here.") < html.index("end of run r1")
+    page_excluded = tmp_path / "excluded.html"
+    script("show", "--html", str(page_excluded), "--subagents", "exclude", str(two_runs))
+    assert "Helper here." not in page_excluded.read_text()
+    page_ordered = tmp_path / "ordered.html"
+    script("show", "--html", str(page_ordered), "--ordered", str(two_runs))
+    assert "(synthetic: no result was streamed)" in page_ordered.read_text()

@@ -1,0 +1,208 @@
+"""What a person is shown of a transcript, as a list of items both views draw.
+
+``show`` (text) and the HTML view (``show --html``, notebooks) draw the same items, so
+they agree on what is marked: where each run starts and how it ended (its outcome, its
+error, the interrupts it stopped on), which turns a subagent spoke, each call with its
+result (or its state when it has none) under it, and a result whose call was never
+shown on its own line rather than dropped.
+
+The caller chooses the messages: the reference client's list in arrival order, or the
+projection an evaluator scores (calls before results, synthetic results marked). This
+module only walks them, so it needs no layer that orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from .diagnostics import Diagnostic
+from .model import (
+    SYNTHETIC_KEY,
+    AssistantMessage,
+    Message,
+    RunRecord,
+    ToolCall,
+    ToolMessage,
+    TranscriptData,
+)
+
+__all__ = [
+    "CallView",
+    "Item",
+    "MessageView",
+    "RunMark",
+    "SubagentMark",
+    "Viewable",
+    "arrival_order",
+    "interrupt_labels",
+    "run_label",
+    "view_items",
+]
+
+
+class Viewable(TranscriptData, Protocol):
+    """What the views show of a transcript (a :class:`~agui_transcripts.Transcript` is one)."""
+
+    @property
+    def runs(self) -> list[RunRecord]: ...
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+
+    def run_of(self, message: Message) -> RunRecord | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CallView:
+    """A call and what answered it: a result, or the call's state when nothing did."""
+
+    call: ToolCall
+    result: ToolMessage | None
+    state: str
+    synthetic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MessageView:
+    """One message; an assistant's calls under it; ``subagent`` the run that spoke it."""
+
+    message: Message
+    calls: tuple[CallView, ...]
+    subagent: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunMark:
+    """A run boundary: ``start`` before its first message, ``end`` after its last.
+
+    ``again`` marks a start for a run already shown (a projection moved later messages
+    of an earlier run after another's); ``empty`` an end for a run with no message.
+    """
+
+    kind: Literal["start", "end"]
+    run: RunRecord
+    again: bool = False
+    empty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentMark:
+    """Where a stretch of one subagent's turns starts or ends."""
+
+    kind: Literal["start", "end"]
+    subagent: str
+
+
+Item = MessageView | RunMark | SubagentMark
+
+
+def arrival_order(messages: Sequence[Message], subagents: str) -> list[Message]:
+    """The reference list with subagent turns kept, left out or moved after the others.
+
+    ``apart`` keeps each subagent's turns together, in the order the subagents first
+    spoke, as the projection does.
+    """
+    if subagents == "inline":
+        return list(messages)
+    top = [m for m in messages if m.subagent_run_id is None]
+    if subagents == "exclude":
+        return top
+    groups: dict[str, list[Message]] = {}
+    for message in messages:
+        if message.subagent_run_id is not None:
+            groups.setdefault(message.subagent_run_id, []).append(message)
+    return top + [m for group in groups.values() for m in group]
+
+
+def _synthetic(message: ToolMessage) -> bool:
+    return bool(message.metadata and SYNTHETIC_KEY in message.metadata)
+
+
+def view_items(transcript: Viewable, messages: Sequence[Message]) -> list[Item]:
+    """The items to draw for ``messages`` (chosen and ordered by the caller)."""
+    results: dict[str, ToolMessage] = {}
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            results.setdefault(message.tool_call_id, message)
+    shown_calls = {
+        call.id
+        for message in messages
+        if isinstance(message, AssistantMessage)
+        for call in message.tool_calls or ()
+    }
+    items: list[Item] = []
+    opened: set[int] = set()
+    current: RunRecord | None = None
+    subagent: str | None = None
+
+    def close_subagent() -> None:
+        nonlocal subagent
+        if subagent is not None:
+            items.append(SubagentMark("end", subagent))
+            subagent = None
+
+    def enter(run: RunRecord | None) -> None:
+        nonlocal current
+        if run is current:
+            return
+        close_subagent()
+        if current is not None:
+            items.append(RunMark("end", current))
+        if run is not None:
+            # Runs that added no message are shown where they fall, so none is missed.
+            for earlier in transcript.runs:
+                if earlier.index >= run.index:
+                    break
+                if earlier.index not in opened:
+                    opened.add(earlier.index)
+                    items.append(RunMark("end", earlier, empty=True))
+            items.append(RunMark("start", run, again=run.index in opened))
+            opened.add(run.index)
+        current = run
+
+    for message in messages:
+        if isinstance(message, ToolMessage) and message.tool_call_id in shown_calls:
+            continue  # drawn under its call
+        enter(transcript.run_of(message))
+        if message.subagent_run_id != subagent:
+            close_subagent()
+            if message.subagent_run_id is not None:
+                subagent = message.subagent_run_id
+                items.append(SubagentMark("start", subagent))
+        calls: tuple[CallView, ...] = ()
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            calls = tuple(_call_view(transcript, call, results) for call in message.tool_calls)
+        items.append(MessageView(message, calls, message.subagent_run_id))
+    enter(None)
+    for run in transcript.runs:
+        if run.index not in opened:
+            items.append(RunMark("end", run, empty=True))
+    return items
+
+
+def _call_view(transcript: Viewable, call: ToolCall, results: dict[str, ToolMessage]) -> CallView:
+    result = results.get(call.id)
+    record = transcript.tool_calls.get(transcript.call_aliases.get(call.id, call.id))
+    state = record.state if record is not None else "unanswered"
+    return CallView(call, result, state, result is not None and _synthetic(result))
+
+
+def run_label(run: RunRecord) -> str:
+    """``run ID`` (with its parent when it continues another)."""
+    label = f"run {run.run_id or '(unannounced)'}"
+    return label + (f" (after {run.parent_run_id})" if run.parent_run_id else "")
+
+
+def interrupt_labels(run: RunRecord) -> list[str]:
+    """Each interrupt the run stopped on: its id and reason, or message."""
+    labels = []
+    for interrupt in run.interrupts:
+        words = [str(interrupt.get("id", "?"))]
+        for key in ("reason", "message"):
+            if isinstance(interrupt.get(key), str):
+                words.append(str(interrupt[key]))
+                break
+        labels.append(": ".join(words))
+    return labels
