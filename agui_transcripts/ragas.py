@@ -22,7 +22,10 @@ adapter, :mod:`agui_transcripts.adapters.ragas`, does not):
   ``tc-<message>-<call>``.
 
 ``run_ag_ui_row`` adds an ``error`` field (the RUN_ERROR message, or the exception)
-instead of hiding failures behind the placeholder texts, which it keeps for empty output.
+instead of hiding failures behind the placeholder texts, which it keeps for empty output,
+and the run's ``outcome`` and pending ``interrupts``, so an interrupted or cut-off run is
+not taken for a finished answer. ``convert_to_ragas_messages`` and ``run_ag_ui_row``
+take ``subagents=`` as the general adapters do.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ from .adapters.ragas import ai_message, import_ragas_messages, to_ragas
 from .collector import Collector
 from .events import Event
 from .limits import DEFAULT_LIMITS
-from .model import AssistantMessage, Message, ToolMessage, UserMessage
-from .projection import is_synthetic, project
+from .model import AssistantMessage, Message, ToolMessage, UserMessage, pending_interrupts
+from .projection import Subagents, is_synthetic, project
 from .readers import EventReader
 from .transcript import Transcript
 from .wire import message_from_dict
@@ -198,14 +201,16 @@ def _field(event: Any, wire: str, attribute: str) -> Any:
     return getattr(event, attribute, None)
 
 
-def _render(watch: _RagasWatch, transcript: Transcript, metadata: bool) -> list[Any]:
+def _render(
+    watch: _RagasWatch, transcript: Transcript, metadata: bool, subagents: Subagents
+) -> list[Any]:
     rm = import_ragas_messages()
     unfinished = watch.started - watch.ended
     rendered: list[tuple[Any, Any]] = []  # (ragas message, source message)
     # ragas pairs results with calls by position only and needs no result per call:
     # unanswered calls stay open rather than getting synthetic results.
     # Read only, so the in-order projection may hand over the transcript's own messages.
-    for message in project(transcript, policy="keep", copy=False).messages:
+    for message in project(transcript, policy="keep", copy=False, subagents=subagents).messages:
         if is_synthetic(message):
             continue  # ragas keeps unanswered calls without results
         carries_calls = isinstance(message, AssistantMessage) and message.tool_calls
@@ -277,8 +282,21 @@ def _parentless_only(source: Any, parentless: set[str]) -> bool:
     return source.id == calls[0].id and all(call.id in parentless for call in calls)
 
 
-def convert_to_ragas_messages(events: Iterable[Any], metadata: bool = False) -> list[Any]:
-    """Ragas messages for a stream of AG-UI events (objects or wire dicts)."""
+def convert_to_ragas_messages(
+    events: Iterable[Any], metadata: bool = False, *, subagents: Subagents = "inline"
+) -> list[Any]:
+    """Ragas messages for a stream of AG-UI events (objects or wire dicts).
+
+    ``subagents`` keeps subagent turns where they arrived (``inline``, ragas's
+    behaviour), leaves them out (``exclude``: the top-level agent's own calls, what a
+    tool-call metric on it needs) or puts them after the top-level turns (``apart``).
+    """
+    return _converted(events, metadata, subagents)[0]
+
+
+def _converted(
+    events: Iterable[Any], metadata: bool, subagents: Subagents
+) -> tuple[list[Any], Transcript]:
     watch = _RagasWatch(metadata)
     feed = watch.collector.feed
     with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
@@ -287,7 +305,8 @@ def convert_to_ragas_messages(events: Iterable[Any], metadata: bool = False) -> 
                 feed(event)
             # finish(): the watch's collector is never read again, so its transcript
             # takes the runs and records as they are instead of copies.
-            return _render(watch, watch.collector.finish(), metadata)
+            transcript = watch.collector.finish()
+            return _render(watch, transcript, metadata, subagents), transcript
         finally:
             watch.collector.release()
 
@@ -532,11 +551,18 @@ async def run_ag_ui_row(
     timeout: float = 60.0,
     metadata: bool = False,
     extra_headers: dict[str, str] | None = None,
+    *,
+    subagents: Subagents = "inline",
 ) -> dict[str, Any]:
     """Run one dataset row against an endpoint; return the row enriched with the result.
 
     Adds ``response``, ``messages``, ``tool_calls``, ``contexts`` and ``error`` (None, the
-    run's RUN_ERROR message, or the exception that stopped the call).
+    run's RUN_ERROR message, or the exception that stopped the call), and says whether
+    the answer is a finished one: ``outcome`` is the run's (``success``, ``interrupt``,
+    ``cancelled``, ``error``, ``truncated`` when the stream ended inside it, None when
+    no run was read) and ``interrupts`` the interrupts still awaiting a decision. An
+    interrupted run has ``error`` None and is still not an answer to score as final.
+    ``subagents`` is :func:`convert_to_ragas_messages`'s.
     """
     enriched: dict[str, Any] = dict(row)
     empty = {
@@ -545,6 +571,8 @@ async def run_ag_ui_row(
         "tool_calls": [],
         "contexts": [MISSING_CONTEXT_PLACEHOLDER],
         "error": None,
+        "outcome": None,
+        "interrupts": [],
     }
     if "user_input" not in row or row["user_input"] is None:
         return {**enriched, **empty}
@@ -556,7 +584,7 @@ async def run_ag_ui_row(
             timeout=timeout,
             extra_headers=extra_headers,
         )
-        messages = convert_to_ragas_messages(events, metadata=metadata)
+        messages, transcript = _converted(events, metadata, subagents)
     except Exception as exc:
         logger.error("AG-UI row failed: %s", exc, exc_info=True)
         return {**enriched, **empty, "error": f"{type(exc).__name__}: {exc}"}
@@ -572,4 +600,6 @@ async def run_ag_ui_row(
         "tool_calls": extract_tool_calls(messages),
         "contexts": extract_contexts(messages) or [MISSING_CONTEXT_PLACEHOLDER],
         "error": errors[-1] if errors else None,
+        "outcome": transcript.runs[-1].outcome if transcript.runs else None,
+        "interrupts": [dict(interrupt) for interrupt in pending_interrupts(transcript.runs)],
     }

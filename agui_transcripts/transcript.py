@@ -7,6 +7,7 @@ tool-call ownership (:meth:`Transcript.continuation`) and the HTML view (noteboo
 from __future__ import annotations
 
 import uuid
+import warnings
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from .model import (
     JSONObject,
     Message,
     RunRecord,
+    TextSegment,
     ToolCallRecord,
     pending_interrupts,
 )
@@ -87,14 +89,20 @@ class Transcript:
 
     @property
     def response(self) -> str:
-        """The final assistant text of the last run ("" when it produced none)."""
+        """The final assistant text of the last run ("" when it produced none).
+
+        The last stretch of text an evaluator sees: a message that says "Checking.",
+        calls a tool and, after the result, says "It rains." (one message id, as many
+        producers stream it) answers "It rains.", not the two joined. Text stretches
+        with no call between them are joined as they arrived.
+        """
         last_run = len(self.runs) - 1
         floor = self.runs[-1].first_event_index if self.runs else None
         for message in reversed(self.messages):
             if not isinstance(message, AssistantMessage) or not message.content:
                 continue
             if last_run < 0 or floor is None or message.seq >= floor:
-                return message.content
+                return _last_stretch(message)
         return ""
 
     def run_of(self, message: Message) -> RunRecord | None:
@@ -179,10 +187,15 @@ class Transcript:
         """The ``RunAgentInput`` (wire dict) that continues this conversation.
 
         ``messages`` is the history (activity messages left out, as AG-UI clients do)
-        with client results right after their calls. ``tools`` defaults to the last
-        run's. ``resume`` answers the last run's interrupts: a list of ResumeEntry dicts,
-        or a mapping from interrupt id to a status (``"resolved"``/``"cancelled"``) or
-        to an entry; it must cover every open interrupt (T7).
+        with client results right after their calls. ``tools`` defaults to those of the
+        latest run whose input declared any: a run folded without its input declares none,
+        and the tools go on being declared. Tool *names* (``Collector(client_tools=...)``)
+        are not definitions (no description, no schema) and are never sent: when calls of
+        the client's are in the conversation and no run declared tools, a ``UserWarning``
+        says so; pass ``tools=`` to declare them. ``resume`` answers the last run's
+        interrupts: a list of ResumeEntry dicts, or a mapping from interrupt id to a
+        status (``"resolved"``/``"cancelled"``) or to an entry; it must cover every open
+        interrupt (T7).
         """
         last = self.runs[-1] if self.runs else None
         entries = resume_entries(resume)
@@ -200,7 +213,7 @@ class Transcript:
             "runId": run_id or f"run-{uuid.uuid4().hex[:12]}",
             "state": self.state,
             "messages": [m.to_dict() for m in self.messages if not isinstance(m, ActivityMessage)],
-            "tools": tools if tools is not None else list(last.tools or []) if last else [],
+            "tools": tools if tools is not None else self._declared_tools(),
             "context": context or [],
             "forwardedProps": forwarded_props if forwarded_props is not None else {},
         }
@@ -209,6 +222,21 @@ class Transcript:
         if entries:
             run_input["resume"] = entries
         return run_input
+
+    def _declared_tools(self) -> list[JSONObject]:
+        for run in reversed(self.runs):
+            if run.tools is not None:
+                return list(run.tools)
+        client = sorted({r.call.name for r in self.tool_calls.values() if r.owner == "client"})
+        if client:
+            warnings.warn(
+                f"no run declared tools, so the next run declares none: the client's "
+                f"{', '.join(client)} cannot be re-sent from names alone; pass tools= with "
+                "their definitions",
+                UserWarning,
+                stacklevel=3,
+            )
+        return []
 
     def _repr_html_(self) -> str:
         """The conversation, for notebooks."""
@@ -219,6 +247,18 @@ class Transcript:
             f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
             f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
         )
+
+
+def _last_stretch(message: AssistantMessage) -> str:
+    """The text after the message's last call with text after it (all of it if none)."""
+    texts: list[str] = []
+    for segment in reversed(message.segments):
+        if isinstance(segment, TextSegment):
+            if segment.text:
+                texts.append(segment.text)
+        elif texts:
+            break
+    return "".join(reversed(texts))
 
 
 _PICKLED = (

@@ -248,3 +248,68 @@ def test_the_html_view_marks_the_same(two_runs: Path, tmp_path: Path) -> None:
     page_ordered = tmp_path / "ordered.html"
     script("show", "--html", str(page_ordered), "--ordered", str(two_runs))
     assert "(synthetic: no result was streamed)" in page_ordered.read_text()
+
+
+# -- the next run keeps declaring the client's tools --------------------------------------
+
+RUNS = Path(__file__).resolve().parent.parent / "examples" / "runs"
+WEATHER = RUNS / "pydantic-ai-weather.sse"
+
+
+def test_the_next_run_declares_the_tools_the_latest_declaring_run_did() -> None:
+    inputs = json.loads((RUNS / "pydantic-ai-weather.input.json").read_text())
+    declared = inputs[0]["tools"]
+    assert declared, "the recording's first run declares its client tools"
+    # Only the first run's input is known: the second run declares nothing itself.
+    transcript = fold(WEATHER, run_input=inputs[:1])
+    assert transcript.runs[-1].tools is None
+    assert transcript.next_run_input()["tools"] == declared
+
+
+def test_tool_names_alone_are_said_not_to_be_re_sent() -> None:
+    transcript = fold(WEATHER, inputs_beside=False, client_tools=["show_map"])
+    assert transcript.tool_call("call_map_1").owner == "client"
+    with pytest.warns(UserWarning, match="show_map cannot be re-sent from names alone"):
+        run_input = transcript.next_run_input()
+    assert run_input["tools"] == []
+    tool = {"name": "show_map", "description": "Show a city", "parameters": {"type": "object"}}
+    assert transcript.next_run_input(tools=[tool])["tools"] == [tool]
+
+
+# -- the response is the text an evaluator sees last ---------------------------------------
+
+SAYS_TWICE = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Checking."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+    {
+        "type": "TOOL_CALL_START",
+        "toolCallId": "c1",
+        "toolCallName": "weather",
+        "parentMessageId": "m1",
+    },
+    {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+    {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "c1", "content": "rain"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "It "},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "rains."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+]
+
+
+def test_the_response_is_the_text_after_the_last_call_in_the_api_and_the_rows(
+    tmp_path: Path,
+) -> None:
+    transcript = fold(SAYS_TWICE)
+    assert transcript.messages[0].text == "Checking.It rains."  # the reference client's
+    assert transcript.response == "It rains."
+    log = tmp_path / "says-twice.jsonl"
+    log.write_text("".join(json.dumps(event) + "\n" for event in SAYS_TWICE))
+    from agui_transcripts.rows import rows_of_logs
+
+    [row] = list(rows_of_logs([log]))
+    assert row["response"] == "It rains."
+    # Text before a call it never followed up is still the answer.
+    assert fold(SAYS_TWICE[:6]).response == "Checking."
