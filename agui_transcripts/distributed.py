@@ -12,6 +12,8 @@ Needs the ``ray`` extra. ``docs/dataset.md`` has the cluster recipe.
 
 from __future__ import annotations
 
+import inspect
+import logging
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 from .adapters.registry import DEFAULT_TARGET
 from .arrow import to_table
 from .limits import Limits
-from .logs import SkippedFile, find_logs
+from .logs import LogPaths, SkippedFile, as_path_list, find_logs
 from .projection import Subagents
 from .rows import ROW_TARGETS, Per, log_rows
 
@@ -29,7 +31,7 @@ HINT = "the Ray pipeline needs Ray Data: pip install 'agui-transcripts[ray]'"
 
 
 def convert_with_ray(
-    paths: Sequence[str],
+    paths: LogPaths,
     output: str | os.PathLike[str],
     *,
     target: str = DEFAULT_TARGET,
@@ -39,6 +41,7 @@ def convert_with_ray(
     per: Per = "log",
     logs_per_task: int = 32,
     memory_per_task: int | None = None,
+    rows_per_file: int = 1000,
     notes: list[SkippedFile] | None = None,
     exclude: Sequence[str] = (),
 ) -> int:
@@ -50,6 +53,12 @@ def convert_with_ray(
     chooses the files' names and the rows' order (sort by ``source`` to compare).
     Connects to the running Ray instance, or starts a local one, as ``ray.data`` does.
     What the folder rules skip is appended to ``notes``; ``exclude`` globs leave files out.
+    Each Parquet file holds at least ``rows_per_file`` rows (the last one what is left),
+    as ``convert -o DIR/ --rows-per-file`` writes them, not one small file per task.
+
+    Ray Data warns that a job "will hang" when it looks for a free CPU while this
+    pipeline's own tasks hold every one (a small local instance, mid-write); that
+    warning is left out while the pipeline runs, since no other job waits for them.
     """
     if target not in ROW_TARGETS:
         raise ValueError(f"rows are written for {', '.join(ROW_TARGETS)}, not {target!r}")
@@ -59,7 +68,7 @@ def convert_with_ray(
         raise ImportError(HINT) from error
     sources = find_logs(paths, notes, exclude=exclude)
     if not sources:
-        raise ValueError("no log files found in " + ", ".join(map(str, paths)))
+        raise ValueError("no log files found in " + ", ".join(as_path_list(paths)))
     options: dict[str, Any] = {
         "per": per,
         "target": target,
@@ -76,8 +85,29 @@ def convert_with_ray(
         fn_kwargs=options,
         **remote,
     )
-    rows.write_parquet(os.fspath(output))
+    option = _rows_per_file_option(ray.data.Dataset)
+    sizes = {option: rows_per_file} if option else {}
+    busy = _OwnTasksHoldTheCPUs()
+    warner = logging.getLogger("ray.data.dataset")  # the module that warns
+    warner.addFilter(busy)
+    try:
+        rows.write_parquet(os.fspath(output), **sizes)
+    finally:
+        warner.removeFilter(busy)
     return len(sources)
+
+
+def _rows_per_file_option(dataset: Any) -> str | None:
+    """Ray's name for a minimum of rows per written file (it changed in Ray 2.40)."""
+    parameters = inspect.signature(dataset.write_parquet).parameters
+    return next((n for n in ("min_rows_per_file", "num_rows_per_file") if n in parameters), None)
+
+
+class _OwnTasksHoldTheCPUs(logging.Filter):
+    """Drops Ray Data's "no available CPUs, will hang" warning: our tasks hold them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "does not have any available CPUs" not in record.getMessage()
 
 
 def _rows_of_batch(batch: Any, **options: Any) -> Any:

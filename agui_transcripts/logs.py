@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -36,10 +37,13 @@ __all__ = [
     "LOG_SUFFIXES",
     "EmptyLog",
     "LogError",
+    "LogPaths",
     "RejectedLog",
     "SkipReason",
     "SkippedFile",
     "UnreadableLog",
+    "WorkerError",
+    "as_path_list",
     "available_cores",
     "find_logs",
     "fold_log",
@@ -87,8 +91,19 @@ class SkippedFile:
         return f"{self.path}: skipped, not a log ({self.detail})"
 
 
+#: What the folder readers take: one path or several (``str`` or ``pathlib.Path``).
+LogPaths = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+
+def as_path_list(paths: LogPaths) -> list[str]:
+    """Paths as strings; one path given alone is a list of one (never its characters)."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(path) for path in paths]
+
+
 def find_logs(
-    paths: Sequence[str],
+    paths: LogPaths,
     notes: list[SkippedFile] | None = None,
     *,
     exclude: Sequence[str] = (),
@@ -114,7 +129,7 @@ def find_logs(
     """
     found: list[str] = []
     kept = notes if notes is not None else []
-    for raw in paths:
+    for raw in as_path_list(paths):
         if is_uri(raw):
             found += _Remote(raw).logs(kept, exclude)
         elif raw != "-" and Path(raw).is_dir():
@@ -416,18 +431,38 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+class WorkerError(RuntimeError):
+    """Worker processes died: most often a script without a ``__main__`` guard.
+
+    Workers start from a clean interpreter that imports the caller's script; a script
+    that converts at its top level (or code piped on stdin) starts the conversion again
+    there, which Python refuses, and the pool breaks.
+    """
+
+
+_WORKERS_DIED = (
+    "the worker processes died before the conversion finished ({cause}). Code that "
+    'passes jobs= must run under `if __name__ == "__main__":` in a script (not at its '
+    "top level, nor piped on stdin), because each worker imports the script; or leave "
+    "jobs out to fold in this process"
+)
+
+
 def map_logs(
     function: Callable[..., Result],
     sources: Sequence[str],
     *,
-    jobs: int | None = None,
+    jobs: int | None = 1,
     **options: Any,
 ) -> Iterator[Result]:
     """``function(source, **options)`` for each source, in order, on ``jobs`` processes.
 
-    ``None`` uses every available core. One process (or one source, or stdin) runs in
-    this process; more hand the sources out in chunks, so a worker's memory is one
-    log's at a time. ``function`` must be importable by the workers (module level).
+    One (the default) folds in this process; more, or ``None`` for every available
+    core, start worker processes (one source, or stdin, still runs here), which hand
+    the sources out in chunks, so a worker's memory is one log's at a time.
+    ``function`` must be importable by the workers (module level), and the caller must
+    be importable too: a script that starts workers needs a ``__main__`` guard, and
+    without one the pool fails with :class:`WorkerError` saying so.
     """
     jobs = available_cores() if jobs is None else jobs
     work = partial(function, **options)
@@ -439,11 +474,14 @@ def map_logs(
     with ProcessPoolExecutor(max_workers=min(jobs, len(sources)), mp_context=_context()) as pool:
         # A bounded window of chunks in flight: finished rows wait for the reader in
         # numbers that do not grow with the archive.
-        ahead = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, jobs * 3))
-        while ahead:
-            finished = ahead.popleft().result()
-            ahead.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
-            yield from finished
+        try:
+            ahead = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, jobs * 3))
+            while ahead:
+                finished = ahead.popleft().result()
+                ahead.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
+                yield from finished
+        except BrokenProcessPool as error:
+            raise WorkerError(_WORKERS_DIED.format(cause=error)) from None
 
 
 def _context() -> multiprocessing.context.BaseContext:

@@ -178,7 +178,7 @@ class AGUIEventCollector:
     def get_messages(self) -> list[Any]:
         """The ragas messages so far."""
         watch = self._watch
-        return _render(watch, watch.collector.transcript, self.include_metadata)
+        return _render(watch, watch.collector.transcript, self.include_metadata, "inline")
 
     def clear(self) -> None:
         """Forget everything."""

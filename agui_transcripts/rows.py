@@ -22,7 +22,7 @@ from typing import Any, Literal
 from ._codec import dumps_checked
 from .adapters.registry import DEFAULT_TARGET, render
 from .limits import Limits
-from .logs import LogError, SkippedFile, find_logs, fold_log, map_logs
+from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .model import ToolMessage
 from .projection import Subagents
 from .transcript import Transcript
@@ -101,25 +101,26 @@ def log_rows(
 
 
 def rows_of_logs(
-    paths: Sequence[str],
+    paths: LogPaths,
     *,
     target: str = DEFAULT_TARGET,
     subagents: Subagents = "inline",
     strict: bool = False,
     limits: Limits | None = None,
-    jobs: int | None = None,
+    jobs: int | None = 1,
     notes: list[SkippedFile] | None = None,
     exclude: Sequence[str] = (),
     per: Per = "log",
 ) -> Iterator[dict[str, Any]]:
     """The row of every log under ``paths`` (files, folders, URIs), in order, as made.
 
-    Folders are read by the command line's rules (:func:`~agui_transcripts.logs.find_logs`;
-    what they skip, and why, goes to ``notes``; ``exclude`` globs leave files out);
-    ``jobs`` processes fold them (every core when None). Rows stream: pass them to
+    ``paths`` is one path or several (``str`` or ``Path``). Folders are read by the
+    command line's rules (:func:`~agui_transcripts.logs.find_logs`; what they skip, and
+    why, goes to ``notes``; ``exclude`` globs leave files out). Logs are folded in this
+    process unless ``jobs`` asks for worker processes (N, or None for every core; from
+    a script, under a ``__main__`` guard). Rows stream: pass them to
     :func:`~agui_transcripts.arrow.write_parquet` and an archive of any size is
-    converted in bounded memory. ``per="run"`` gives a row per
-    run (:func:`log_rows`).
+    converted in bounded memory. ``per="run"`` gives a row per run (:func:`log_rows`).
     """
     _check_target(target)
     sources = find_logs(paths, notes, exclude=exclude)

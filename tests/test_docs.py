@@ -5,7 +5,11 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -139,3 +143,103 @@ def test_dataset_page_lists_every_column_with_its_type() -> None:
     listed = re.search(r"A \*\*tool call\*\* is `struct<([^>]+)>`", page.replace("\n", " "))
     assert listed is not None
     assert [name.strip() for name in listed[1].split(",")] == call.names
+
+
+# -- every Python block of every page, run as a user runs it -----------------------------
+
+
+def _python_blocks() -> list[tuple[str, str]]:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
+    found = []
+    for page in pages:
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+        for number, block in enumerate(blocks, 1):
+            found.append((f"{page.relative_to(ROOT)}#{number}", block))
+    return found
+
+
+BLOCKS = _python_blocks()
+
+
+def _missing_modules(where: str, block: str) -> list[str]:
+    """The frameworks a block needs that are not installed here (its extra's).
+
+    Those it imports, and the one an adapter page's adapter imports for it.
+    """
+    stem = Path(where.partition("#")[0]).stem
+    names = {NEEDS[stem]} if where.startswith("docs/adapters/") and stem in NEEDS else set()
+    for node in ast.walk(ast.parse(block)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+            adapter = node.module.removeprefix("agui_transcripts.adapters.")
+            if adapter != node.module and adapter in NEEDS:
+                names.add(NEEDS[adapter])  # the adapter imports its framework
+    optional = {"ray", "ragas", "deepeval", "inspect_ai", "langchain_core", "httpx"}
+    return sorted(name for name in names & optional if importlib.util.find_spec(name) is None)
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Path:
+    """A working folder laid out as the docs assume: the clone's examples, and runs/."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    shutil.copytree(ROOT / "examples" / "runs", tmp_path / "runs")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("where", "block"), BLOCKS, ids=[where for where, _ in BLOCKS])
+def test_every_python_block_runs_as_a_script(where: str, block: str, clone: Path) -> None:
+    missing = _missing_modules(where, block)
+    if missing:
+        pytest.skip(f"{where} needs {', '.join(missing)} (its extra's CI leg runs it)")
+    script = clone / "block.py"
+    script.write_text(block, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"},
+    )
+    assert done.returncode == 0, f"{where}:\n{done.stderr[-3000:]}"
+
+
+def test_the_dataset_recipe_runs_piped_on_stdin_and_jobs_without_a_guard_says_why(
+    clone: Path,
+) -> None:
+    """The pool is opt-in; unguarded, it fails with the reason instead of a broken pool."""
+    recipe = (
+        "from agui_transcripts.arrow import write_parquet\n"
+        "from agui_transcripts.rows import rows_of_logs\n"
+        "print(write_parquet(rows_of_logs(['runs/']), 'rows.parquet'))\n"
+    )
+    piped = subprocess.run(
+        [sys.executable, "-"], input=recipe, cwd=clone, capture_output=True, text=True, check=False
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.strip() == "2"
+    (clone / "pooled.py").write_text(recipe.replace("['runs/']", "['runs/'], jobs=2"))
+    pooled = subprocess.run(
+        [sys.executable, "pooled.py"], cwd=clone, capture_output=True, text=True, check=False
+    )
+    assert pooled.returncode == 1
+    assert "WorkerError" in pooled.stderr
+    assert 'if __name__ == "__main__":' in pooled.stderr
+    assert "BrokenProcessPool" not in pooled.stderr.splitlines()[-1]
+    guarded = (
+        "def main():\n"
+        + "".join(
+            f"    {line}\n"
+            for line in recipe.replace("['runs/']", "['runs/'], jobs=2").splitlines()
+        )
+        + "\nif __name__ == '__main__':\n    main()\n"
+    )
+    (clone / "guarded.py").write_text(guarded)
+    done = subprocess.run(
+        [sys.executable, "guarded.py"], cwd=clone, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"

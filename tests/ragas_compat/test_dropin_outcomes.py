@@ -22,8 +22,8 @@ def sse(events: list[dict[str, Any]]) -> bytes:
     return b"".join(f"data: {json.dumps(event)}\n\n".encode() for event in events)
 
 
-START = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
-APPROVAL = [
+START: dict[str, Any] = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+APPROVAL: list[dict[str, Any]] = [
     START,
     {
         "type": "TOOL_CALL_START",
@@ -43,7 +43,7 @@ APPROVAL = [
         },
     },
 ]
-SUBAGENT = [
+SUBAGENT: list[dict[str, Any]] = [
     START,
     {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "task", "parentMessageId": "m"},
     {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}"},

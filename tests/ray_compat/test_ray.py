@@ -110,3 +110,53 @@ def test_ray_rows_per_run_equal_the_embedded_rows_per_run(tmp_path: Path) -> Non
 
     assert sorted(rows, key=key) == sorted(expected, key=key)
     assert len(rows) > len(find_logs([runs]))
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_ray_writes_files_of_rows_per_file_rows_not_one_per_task(
+    archive: Path, tmp_path: Path
+) -> None:
+    import pyarrow.parquet as pq
+
+    count = convert_with_ray([str(archive)], tmp_path / "out", logs_per_task=4, rows_per_file=40)
+    sizes = sorted(
+        (pq.read_metadata(part).num_rows for part in (tmp_path / "out").glob("*.parquet")),
+        reverse=True,
+    )
+    assert sum(sizes) == count > 80
+    # Tasks of four logs, files of at least 40 rows: the last file holds what is left.
+    assert all(size >= 40 for size in sizes[:-1])
+    assert len(sizes) <= -(-count // 40)  # not one file per task of four
+
+
+def test_a_busy_small_instance_does_not_warn_that_the_job_will_hang(
+    archive: Path, tmp_path: Path
+) -> None:
+    """Ray Data warns "will hang" when our own tasks hold both CPUs mid-write."""
+    import os
+    import subprocess
+    import sys
+
+    for copy in range(10):
+        shutil.copytree(archive / "streams", tmp_path / "many" / str(copy))
+    script = (
+        "import ray\n"
+        "from agui_transcripts.distributed import convert_with_ray\n"
+        "ray.init(num_cpus=2, include_dashboard=False, object_store_memory=256 * 1024**2)\n"
+        "print(convert_with_ray(['many/'], 'out/'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    count = int(done.stdout.split()[-1])
+    assert count > 900
+    assert "will hang" not in done.stderr
+    files = len(list((tmp_path / "out").glob("*.parquet")))
+    assert files <= -(-count // 1000)  # 1,000 rows per file by default
