@@ -63,6 +63,13 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
         mode = build_mode()
         if version == "editable" or mode == "pure":
             return
+        # pip shows a build's output only with -v or on failure; other front ends show
+        # it, and the README's quick start says the same.
+        sys.stderr.write(
+            f"agui-transcripts: compiling {len(self.config.get('compile', []))} modules with "
+            "mypyc, about a minute (AGUI_TRANSCRIPTS_BUILD=pure skips it)\n"
+        )
+        sys.stderr.flush()
         try:
             built = self._compile()
         except (Exception, SystemExit) as exc:  # mypyc exits on a type error

@@ -1,7 +1,7 @@
 """Time pip's resolution of every extra, as a user's first install meets it.
 
 Each extra of ``pyproject.toml`` alone, and each combination the README recommends (its
-``pip install "agui-transcripts[...]"`` lines), is resolved with ``pip install --dry-run``
+``pip install ".[...]"`` lines), is resolved with ``pip install --dry-run``
 in a clean virtual environment with an empty cache, so nothing a previous resolution
 downloaded makes a later one look fast. A resolution that fails, or takes longer than
 the limit, fails the check: a pip that backtracks for many minutes looks like a hang.
@@ -24,7 +24,7 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-INSTALL_LINE = re.compile(r'pip install "agui-transcripts\[([a-z0-9,-]+)\]"')
+INSTALL_LINE = re.compile(r'^pip install "\.\[([a-z0-9,-]+)\]"$', re.M)
 
 
 def requirement_sets() -> list[str]:

@@ -12,7 +12,7 @@ import shutil
 import time
 from typing import IO
 
-__all__ = ["Progress", "clock"]
+__all__ = ["REDRAW_EVERY", "Progress", "clock"]
 
 #: Seconds between two redraws (the last step is always drawn).
 REDRAW_EVERY = 0.1

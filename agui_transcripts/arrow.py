@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._codec import has_surrogate
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
+    "View",
     "parquet_sources",
     "read_rows",
     "row_schema",
@@ -151,13 +152,51 @@ def utf8_row(row: dict[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
-def to_pandas(rows: Iterable[dict[str, Any]]) -> Any:
-    """The rows as a pandas ``DataFrame`` (nested columns hold lists of dicts)."""
+#: What a frame has a row for: each dataset row, each message, or each tool call.
+View = Literal["rows", "messages", "tool_calls"]
+_VIEWS: tuple[str, ...] = ("rows", "messages", "tool_calls")
+#: The columns that say where a message or a call comes from, first in the flat views.
+_WHERE = ("source", "run_index", "thread_id", "target")
+
+
+def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
+    """The rows as a pandas ``DataFrame``: one row per dataset row, message or call.
+
+    ``view="messages"`` gives one row per message and ``view="tool_calls"`` one per
+    call (with its result, state, owner and run), each with the log's ``source``,
+    ``run_index``, ``thread_id``, ``target`` and its ``position`` in the row's list, so
+    no ``explode`` or ``json_normalize`` is needed. Nested cells (a row's messages, a
+    message's calls) are Python lists of dicts, not numpy arrays.
+    """
+    if view not in _VIEWS:
+        raise ValueError(f"view must be one of {', '.join(_VIEWS)}: {view!r}")
     try:
-        import pandas  # noqa: F401 - pyarrow's conversion needs it
+        import pandas
     except ImportError as error:
         raise ImportError("to_pandas needs pandas: pip install pandas") from error
-    return to_table(rows).to_pandas()
+    if view == "rows":
+        table = to_table(rows)
+        frame = table.to_pandas()
+        pa = _pyarrow()
+        for field in table.schema:
+            if pa.types.is_list(field.type):
+                cells = table.column(field.name).to_pylist()
+                frame[field.name] = pandas.Series(cells, index=frame.index, dtype=object)
+        return frame.astype({"run_index": "Int64"})  # null for rows per log, not NaN
+    key = "messages" if view == "messages" else "tool_calls"
+    item_fields = row_schema().field(key).type.value_type.names
+    records = [
+        {
+            **{name: row.get(name) for name in _WHERE},
+            "position": position,
+            **{name: item.get(name) for name in item_fields},
+        }
+        for row in rows
+        for position, item in enumerate(row.get(key) or ())
+    ]
+    columns = [*_WHERE, "position", *item_fields]
+    frame = pandas.DataFrame.from_records(records, columns=columns)
+    return frame.astype({"run_index": "Int64", "position": "int64"})
 
 
 def to_hf_dataset(rows: Iterable[dict[str, Any]]) -> Any:

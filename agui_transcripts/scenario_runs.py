@@ -19,6 +19,7 @@ import asyncio
 import json
 import math
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -29,6 +30,8 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from ._blocking import blocking
+from ._progress import REDRAW_EVERY
+from ._words import count
 from .client_tools import ClientTools
 from .conversation import write_atomically
 from .harness import Scenario, User, arun_conversation
@@ -193,13 +196,19 @@ def _recorded(output: Path, stem: str) -> ScenarioRecord | None:
 
 
 class _Progress:
-    """One line: done/total, passed, failed, errors, elapsed (rewritten on a terminal)."""
+    """One line: done/total, passed, failed, errors, elapsed.
+
+    On a terminal it is rewritten in place, at most ten times a second and cut to the
+    terminal's width (as the convert command's line is); elsewhere (a file, a pipe) each
+    scenario gets a line of its own, a log to read back.
+    """
 
     def __init__(self, total: int, stream: IO[str] | None) -> None:
         self.total, self.stream = total, stream
         self.live = stream is not None and stream.isatty()
         self.done = self.passed = self.errors = 0
         self.started = time.monotonic()
+        self._drawn_at: float | None = None
 
     def step(self, record: ScenarioRecord) -> None:
         self.done += 1
@@ -207,13 +216,23 @@ class _Progress:
         self.errors += record.status in FAILED_TO_RUN
         if self.stream is None:
             return
+        now = time.monotonic()
         failed = self.done - self.passed - self.errors
         line = (
             f"[{self.done}/{self.total}] {self.passed} passed, {failed} failed, "
-            f"{self.errors} errors, {time.monotonic() - self.started:.1f} s "
+            f"{count(self.errors, 'error')}, {now - self.started:.1f} s "
             f"({record.name}: {record.status})"
         )
-        self.stream.write(("\r\x1b[K" + line) if self.live else line + "\n")
+        if not self.live:
+            self.stream.write(line + "\n")
+        elif (
+            self._drawn_at is None
+            or now - self._drawn_at >= REDRAW_EVERY
+            or (self.done == self.total)
+        ):
+            self._drawn_at = now
+            width = shutil.get_terminal_size().columns - 1
+            self.stream.write("\r\x1b[K" + line[: max(width, 20)])
         self.stream.flush()
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ writes); the rows read back from the file become ragas MultiTurnSamples, each wi
 tool calls its task expected, and ragas's ToolCallF1 scores them. ToolCallF1 needs no
 LLM, so this runs offline.
 
-Needs: pip install "agui-transcripts[ragas,dataset]"
+Needs, from the clone's root: pip install ".[ragas,dataset]"
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ tool's result as retrieval context. ``PatternMatchMetric`` checks the answer sta
 forecast the tool returned. (LLM-judged metrics take the same test case once a model is
 configured.)
 
-Needs: pip install "agui-transcripts[deepeval]"
+Needs, from the clone's root: pip install ".[deepeval]"
 Usage: python examples/deepeval_score.py
 """
 

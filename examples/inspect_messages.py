@@ -4,7 +4,7 @@ Inspect keeps what other targets lose: message and call ids, the visible reasoni
 ``ContentReasoning`` part), invalid arguments (``parse_error``) and tool errors. This
 script folds the hand-written booking recording and prints the messages Inspect holds.
 
-Needs: pip install "agui-transcripts[inspect]"
+Needs, from the clone's root: pip install ".[inspect]"
 Usage: python examples/inspect_messages.py
 """
 

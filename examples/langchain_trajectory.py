@@ -6,7 +6,7 @@ result. This script folds the recorded pydantic-ai run, prints the LangChain tra
 and scores its tool calls against a reference trajectory with a strict match (same
 tools, same arguments, same order), the rule agentevals calls ``strict``.
 
-Needs: pip install "agui-transcripts[langchain]"
+Needs, from the clone's root: pip install ".[langchain]"
 Usage: python examples/langchain_trajectory.py
 """
 

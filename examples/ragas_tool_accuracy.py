@@ -5,7 +5,7 @@ The only change from a script written for ragas's own integration is the import 
     # from ragas.integrations.ag_ui import build_sample, convert_to_ragas_messages
     from agui_transcripts.ragas import build_sample, convert_to_ragas_messages
 
-Needs: pip install "agui-transcripts[ragas]"
+Needs, from the clone's root: pip install ".[ragas]"
 ToolCallF1 needs no LLM, so this runs offline.
 """
 

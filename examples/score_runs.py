@@ -11,7 +11,7 @@ Each row becomes a ragas MultiTurnSample whose reference tool calls come from it
 scenario's ``metadata.referenceToolCalls``; ToolCallF1 scores it (no LLM, so this runs
 offline). Exit status 0 when every conversation scores 1.0.
 
-Needs: pip install "agui-transcripts[ragas,dataset]"
+Needs, from the clone's root: pip install ".[ragas,dataset]"
 """
 
 from __future__ import annotations

@@ -315,3 +315,61 @@ def test_the_response_is_the_text_after_the_last_call_in_the_api_and_the_rows(
     assert row["response"] == "It rains."
     # Text before a call it never followed up is still the answer.
     assert fold(SAYS_TWICE[:6]).response == "Checking."
+
+
+# -- flat views for pandas users ------------------------------------------------------------
+
+
+def test_to_pandas_views_give_one_row_per_message_and_per_call() -> None:
+    pytest.importorskip("pandas")
+    from agui_transcripts.arrow import to_pandas
+    from agui_transcripts.rows import rows_of_logs
+
+    rows = list(rows_of_logs(RUNS, target="openai", per="run"))
+    frame = to_pandas(rows)
+    assert type(frame["messages"][0]) is list
+    assert type(frame["messages"][0][0]) is dict
+    assert str(frame["run_index"].dtype) == "Int64"
+
+    messages = to_pandas(rows, view="messages")
+    assert len(messages) == sum(len(row["messages"]) for row in rows)
+    first = rows[0]
+    mine = messages[(messages.source == first["source"]) & (messages.run_index == 0)]
+    assert list(mine.role) == [m["role"] for m in first["messages"]]
+    assert list(mine.position) == list(range(len(first["messages"])))
+    with_calls = messages[messages.tool_calls.map(len) > 0]
+    assert type(with_calls.tool_calls.iloc[0]) is list
+
+    calls = to_pandas(rows, view="tool_calls")
+    assert len(calls) == sum(len(row["tool_calls"]) for row in rows)
+    weather = calls[(calls.name == "get_weather") & (calls.run_index == 1)]
+    [state] = weather.state
+    assert (state, *weather.owner, *weather.run_id) == ("resolved_server", "server", "run-1")
+    with pytest.raises(ValueError, match="view must be one of rows, messages, tool_calls"):
+        to_pandas(rows, view="calls")  # type: ignore[arg-type]
+
+
+def test_the_run_commands_progress_line_is_throttled_and_fits_the_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import os
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from agui_transcripts import scenario_runs
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((40, 20)))
+    screen = Terminal()
+    meter = scenario_runs._Progress(500, screen)
+    for number in range(500):
+        record = SimpleNamespace(name=f"scenario-{number}", passed=True, status="passed")
+        meter.step(cast(Any, record))
+    draws = screen.getvalue().split("\r\x1b[K")[1:]
+    assert 1 < len(draws) < 50  # 500 steps in well under five seconds
+    assert draws[-1].startswith("[500/500] 500 passed, 0 failed, 0 err")  # the last step
+    assert all(len(draw) <= 39 for draw in draws)

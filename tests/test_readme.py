@@ -154,7 +154,7 @@ def test_the_extras_table_and_install_lines_name_the_packages_extras() -> None:
     table = set(re.findall(r"^\| `([a-z-]+)`(?: / `([a-z-]+)`)? \|", section, re.M))
     documented = {name for row in table for name in row if name}
     assert documented == extras
-    lines = re.findall(r'^pip install "agui-transcripts\[([a-z,]+)\]"$', section, re.M)
+    lines = re.findall(r'^pip install "\.\[([a-z,]+)\]"$', section, re.M)
     assert len(lines) >= 4
     assert {name for line in lines for name in line.split(",")} <= extras
 
