@@ -18,8 +18,10 @@ being edited.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import traceback
@@ -72,6 +74,7 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
         sys.stderr.flush()
         try:
             built = self._compile()
+            built["agui_transcripts/_compiled_docs.py"] = self._record_docs()
         except (Exception, SystemExit) as exc:  # mypyc exits on a type error
             if mode == "compiled":
                 raise
@@ -120,6 +123,29 @@ class CompileHook(BuildHookInterface[BuilderConfig]):
             for path in sorted(out.rglob("*"))
             if path.is_file() and path.suffix in (".so", ".pyd")
         }
+
+    def _record_docs(self) -> Path:
+        """The pure package's docstrings and signatures, which mypyc strips (``_docs``)."""
+        assert self._scratch is not None
+        probe = (
+            "import json, agui_transcripts as a\n"
+            "from agui_transcripts._docs import snapshot\n"
+            "print(json.dumps(snapshot(vars(a), a.__all__)))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=self.root,  # the sources, interpreted
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        path = self._scratch / "_compiled_docs.py"
+        path.write_text(
+            '"""What mypyc stripped from the public names (written by the build hook)."""\n\n'
+            f"RECORDS = {json.loads(done.stdout)!r}\n",
+            encoding="utf-8",
+        )
+        return path
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         if self._scratch is not None:

@@ -166,3 +166,19 @@ __all__ = [
     "run_endpoint",
     "run_input_path",
 ]
+
+
+def _restore_compiled_docs() -> None:
+    """The compiled wheel's record of what mypyc stripped (see ``_docs``); pure: none."""
+    from importlib import import_module
+
+    from ._docs import restore
+
+    try:
+        record = import_module("._compiled_docs", __name__)
+    except ImportError:
+        return
+    restore(globals(), record.RECORDS)
+
+
+_restore_compiled_docs()

@@ -68,3 +68,52 @@ def test_both_builds_fold_every_corpus_alike(compiled: list[str], tmp_path: Path
     assert len(here) > 1000  # every stream, record, random stream and shape
     differing = [name for name in here if here[name] != interpreted[name]]
     assert differing == []
+
+
+def _public_snapshot(cwd: Path, pythonpath: Path | None) -> dict[str, object]:
+    """What ``_docs.snapshot`` records of the package a fresh interpreter imports."""
+    probe = (
+        "import json, agui_transcripts as a\n"
+        "from agui_transcripts._docs import snapshot\n"
+        "print(a.__file__)\n"
+        "print(json.dumps(snapshot(vars(a), a.__all__)))\n"
+    )
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    where, record = done.stdout.split("\n", 1)
+    assert where.startswith(str(pythonpath or PACKAGE)), where
+    result: dict[str, object] = json.loads(record)
+    return result
+
+
+def test_every_public_name_has_its_docstring_and_signature_in_both_builds(
+    compiled: list[str], tmp_path: Path
+) -> None:
+    """``help(fold)`` and ``fold?`` read the same in both builds (mypyc strips them)."""
+    import inspect
+
+    import agui_transcripts
+
+    pure = _pure_copy(tmp_path / "pure")
+    # Both in fresh interpreters, so defaults such as ``sys.stderr`` print alike.
+    interpreted = _public_snapshot(tmp_path, pure)
+    here = _public_snapshot(tmp_path, None)
+    assert len(interpreted) > 50
+    differing = [name for name in interpreted if here.get(name) != interpreted[name]]
+    assert differing == []
+    for name in ("fold", "read_events", "check", "Collector", "ToolCallRecord"):
+        value = getattr(agui_transcripts, name)
+        assert (value.__doc__ or "").strip(), name
+        assert ": " in str(inspect.signature(value)), name  # annotated, as in the source
+    assert inspect.iscoroutinefunction(agui_transcripts.afold)
+    assert agui_transcripts.fold([]).messages == []  # the wrapper calls the compiled fold

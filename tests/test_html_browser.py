@@ -96,7 +96,14 @@ def test_show_html_renders_the_recorded_run_as_a_conversation(tmp_path: Path) ->
         "result: Map shown: Paris, zoom 11"
     )
     assert "It is 18°C and sunny in Paris; the map is on your screen." in lines
-    assert lines[-3:] == ["run run-1: success", "run run-2: success", "next: done"]
+    # Each run's boundaries where they fall: the last message in run 2, then the status.
+    assert lines.index("run run-1") < lines.index("call get_weather call_weather_1")
+    assert lines.index("end of run run-1: success") < lines.index("run run-2")
+    assert lines[-3:] == [
+        "It is 18°C and sunny in Paris; the map is on your screen.",
+        "end of run run-2: success",
+        "next: done",
+    ]
     # Arguments are collapsed: their summary shows, the JSON does not.
     assert "arguments" in lines
     assert '"city"' not in text
