@@ -29,7 +29,13 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+# Written by the build hook into the compiled wheel only: data, not code with imports.
+GENERATED = {"_compiled_docs"}
+MODULES = {
+    name: path
+    for path in sorted(PACKAGE.rglob("*.py"))
+    if (name := _module_name(path)) not in GENERATED
+}
 
 
 def _layers() -> dict[str, int]:
