@@ -1,9 +1,9 @@
 """Hostile input, second round: no crash, no bomb, no silent loss.
 
 Each test feeds what an attacker (or a badly broken producer) would, in a child process
-under a memory cap and a time bound (:mod:`tests.bounded`), and checks the promise the
-README makes: lenient mode never raises, memory stays bounded, every violation is
-reported, a log is never destroyed.
+under a memory cap and a time bound (:mod:`tests.bounded`), and checks the promise
+docs/behaviour.md makes: lenient mode never raises, memory stays bounded, every
+violation is reported, a log is never destroyed.
 """
 
 from __future__ import annotations

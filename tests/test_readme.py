@@ -91,6 +91,18 @@ def test_local_links_and_images_exist() -> None:
     assert "docs/transcript.png" in targets
     missing = [target for target in targets if not (ROOT / target.split("#")[0]).exists()]
     assert missing == []
+    for page in (ROOT / "docs").glob("**/*.md"):  # the pages the README sends readers to
+        text = page.read_text(encoding="utf-8")
+        linked = re.findall(r"\]\((?!https?://|#)([^)\s]+)\)", text)
+        broken = [t for t in linked if not (page.parent / t.split("#")[0]).exists()]
+        assert broken == [], page
+
+
+def test_the_readme_stays_a_first_hour_read_and_links_every_adapter_page() -> None:
+    prose = re.sub(r"^```.*?^```", "", README, flags=re.S | re.M)
+    assert len(prose.split()) <= 1500
+    for page in sorted((ROOT / "docs" / "adapters").glob("*.md")):
+        assert f"](docs/adapters/{page.name})" in README, page.name
 
 
 def _headings() -> list[str]:

@@ -123,9 +123,11 @@ def test_every_row_of_the_alias_table_is_read(row: FieldAlias, strict: bool) -> 
             assert [d.code for d in sink.diagnostics] == ([row.code] if row.code else [])
 
 
-def test_the_readme_table_lists_every_spelling_but_the_snake_case_ones() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Other spellings", 1)[1].split("\n### ", 1)[0]
+def test_the_behaviour_page_lists_every_spelling_but_the_snake_case_ones() -> None:
+    page = Path(__file__).resolve().parent.parent / "docs" / "behaviour.md"
+    section = (
+        page.read_text(encoding="utf-8").split("## Other spellings", 1)[1].split("\n## ", 1)[0]
+    )
     listed: set[tuple[str, str]] = set()
     for line in section.splitlines():
         if line.startswith("| `"):
