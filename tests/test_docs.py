@@ -243,3 +243,24 @@ def test_the_dataset_recipe_runs_piped_on_stdin_and_jobs_without_a_guard_says_wh
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "2"
+
+
+def test_every_shell_block_runs_as_written(clone: Path) -> None:
+    """``sh`` blocks are commands a user pastes: run each page's in a clone-shaped folder."""
+    pages = sorted((ROOT / "docs").glob("**/*.md"))
+    blocks = [
+        (page, block)
+        for page in pages
+        for block in re.findall(r"```sh\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    ]
+    assert blocks, "the dataset page's commands"
+    for page, block in blocks:
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", block],
+            cwd=clone,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"{page.name}:\n{done.stderr[-2000:]}"
