@@ -10,12 +10,41 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from typing import IO
 
-__all__ = ["REDRAW_EVERY", "Progress", "clock"]
+__all__ = ["REDRAW_EVERY", "LiveLine", "Progress", "clock"]
 
 #: Seconds between two redraws (the last step is always drawn).
 REDRAW_EVERY = 0.1
+
+
+class LiveLine:
+    """One terminal line rewritten in place: at most every ``REDRAW_EVERY`` seconds.
+
+    ``render`` is asked for the text only when it will be drawn, given the terminal's
+    width, and must keep to fewer columns (a full line would wrap).
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.drawn = False
+        self._drawn_at = 0.0
+
+    def draw(self, render: Callable[[int], str], *, last: bool = False) -> None:
+        now = time.monotonic()
+        if self.drawn and now - self._drawn_at < REDRAW_EVERY and not last:
+            return
+        self.drawn, self._drawn_at = True, now
+        self.stream.write("\r\x1b[K" + render(shutil.get_terminal_size().columns))
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Clear the line, so what is printed next starts at the margin."""
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
 
 
 class Progress:
@@ -30,24 +59,15 @@ class Progress:
         self.live = not quiet and total > 1 and stream.isatty()
         self.done = 0
         self.started = time.monotonic()
-        self._drawn_at: float | None = None
-        self._width = 0
+        self._line = LiveLine(stream)
 
     def step(self, name: str) -> None:
         self.done += 1
-        if not self.live:
-            return
-        now = time.monotonic()
-        if (
-            self._drawn_at is not None
-            and now - self._drawn_at < REDRAW_EVERY
-            and self.done < self.total
-        ):
-            return
-        self._drawn_at = now
-        self._width = shutil.get_terminal_size().columns
-        self.stream.write("\r" + self.line(name, now - self.started, self._width) + "\x1b[K")
-        self.stream.flush()
+        if self.live:
+            elapsed = time.monotonic() - self.started
+            self._line.draw(
+                lambda width: self.line(name, elapsed, width), last=self.done >= self.total
+            )
 
     def line(self, name: str, elapsed: float, width: int = 100) -> str:
         """The line for ``width`` columns: bar, counts, rate, time left, then the name.
@@ -70,10 +90,7 @@ class Progress:
 
     def close(self) -> None:
         """Clear the line, so what is printed next starts at the margin."""
-        if self.live and self._drawn_at is not None:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self._drawn_at = None
+        self._line.clear()
 
 
 def clock(seconds: float) -> str:

@@ -19,7 +19,6 @@ import asyncio
 import json
 import math
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -30,7 +29,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from ._blocking import blocking
-from ._progress import REDRAW_EVERY
+from ._progress import LiveLine
 from ._words import count
 from .client_tools import ClientTools
 from .conversation import write_atomically
@@ -205,10 +204,9 @@ class _Progress:
 
     def __init__(self, total: int, stream: IO[str] | None) -> None:
         self.total, self.stream = total, stream
-        self.live = stream is not None and stream.isatty()
         self.done = self.passed = self.errors = 0
         self.started = time.monotonic()
-        self._drawn_at: float | None = None
+        self._line = LiveLine(stream) if stream is not None and stream.isatty() else None
 
     def step(self, record: ScenarioRecord) -> None:
         self.done += 1
@@ -216,28 +214,21 @@ class _Progress:
         self.errors += record.status in FAILED_TO_RUN
         if self.stream is None:
             return
-        now = time.monotonic()
         failed = self.done - self.passed - self.errors
         line = (
             f"[{self.done}/{self.total}] {self.passed} passed, {failed} failed, "
-            f"{count(self.errors, 'error')}, {now - self.started:.1f} s "
+            f"{count(self.errors, 'error')}, {time.monotonic() - self.started:.1f} s "
             f"({record.name}: {record.status})"
         )
-        if not self.live:
+        if self._line is not None:
+            self._line.draw(lambda width: line[: max(width - 1, 20)], last=self.done == self.total)
+        else:
             self.stream.write(line + "\n")
-        elif (
-            self._drawn_at is None
-            or now - self._drawn_at >= REDRAW_EVERY
-            or (self.done == self.total)
-        ):
-            self._drawn_at = now
-            width = shutil.get_terminal_size().columns - 1
-            self.stream.write("\r\x1b[K" + line[: max(width, 20)])
-        self.stream.flush()
+            self.stream.flush()
 
     def close(self) -> None:
-        if self.live and self.stream is not None:
-            self.stream.write("\n")
+        if self._line is not None:
+            self._line.stream.write("\n")
 
 
 async def arun_dataset(
