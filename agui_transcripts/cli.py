@@ -31,7 +31,7 @@ from ._words import count
 from .adapters.registry import DEFAULT_TARGET, names, render, target
 from .cli_run import CommandError, add_run_command
 from .diagnostics import Diagnostic
-from .html import content_text
+from .html import content_text, shown_messages
 from .limits import DEFAULT_LIMITS, LIMIT_NAMES, UNLIMITED, Limits
 from .logs import (
     EmptyLog,
@@ -53,8 +53,8 @@ from .view import (
     MessageView,
     RunMark,
     SubagentMark,
-    arrival_order,
     interrupt_labels,
+    outcome_label,
     run_label,
     view_items,
 )
@@ -575,12 +575,8 @@ def show_text(
     ``ordered`` shows the projection an evaluator scores instead, synthetic results
     for unanswered calls marked.
     """
-    messages = (
-        transcript.ordered(subagents=subagents)
-        if ordered
-        else arrival_order(transcript.messages, subagents)
-    )
     lines: list[str] = []
+    messages = shown_messages(transcript, ordered=ordered, subagents=subagents)
     for item in view_items(transcript, messages):
         if isinstance(item, RunMark):
             lines.append(style(_run_line(item), "2;1" if item.kind == "end" else "2"))
@@ -602,7 +598,7 @@ def _run_line(mark: RunMark) -> str:
     run = mark.run
     if mark.kind == "start":
         return f"── {run_label(run)}{' (continued)' if mark.again else ''} ──"
-    words = [f"── end of {run_label(run)}: {run.outcome or 'still running'}"]
+    words = [f"── end of {run_label(run)}: {outcome_label(run)}"]
     if run.error_message:
         words.append(f" — {run.error_message}")
     interrupts = interrupt_labels(run)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import json
 
-from .model import ActivityMessage, ReasoningMessage, ToolMessage
+from .model import ActivityMessage, Message, ReasoningMessage, ToolMessage
 from .ownership import continuation
 from .projection import Subagents, project
 from .view import (
@@ -20,11 +20,12 @@ from .view import (
     Viewable,
     arrival_order,
     interrupt_labels,
+    outcome_label,
     run_label,
     view_items,
 )
 
-__all__ = ["Viewable", "render_fragment", "render_html"]
+__all__ = ["Viewable", "render_fragment", "render_html", "shown_messages"]
 
 
 # The card paints its own background and text in both schemes, so it stays readable
@@ -83,12 +84,8 @@ def render_fragment(
     The same items as ``show``: the messages as the stream left them, or with
     ``ordered`` the projection an evaluator scores.
     """
-    messages = (
-        project(transcript, subagents=subagents).messages
-        if ordered
-        else arrival_order(transcript.messages, subagents)
-    )
     parts = ['<div class="agui-t">']
+    messages = shown_messages(transcript, ordered=ordered, subagents=subagents)
     for item in view_items(transcript, messages):
         if isinstance(item, RunMark):
             parts.append(_run_mark(item))
@@ -111,6 +108,17 @@ def render_fragment(
     return "".join(parts)
 
 
+def shown_messages(transcript: Viewable, *, ordered: bool, subagents: Subagents) -> list[Message]:
+    """What a view of ``transcript`` draws (``show`` and this page alike).
+
+    The messages as the stream left them, or with ``ordered`` the projection an
+    evaluator scores; subagent turns kept, left out or moved after the others.
+    """
+    if ordered:
+        return project(transcript, subagents=subagents).messages
+    return arrival_order(transcript.messages, subagents)
+
+
 def _run_mark(mark: RunMark) -> str:
     run = mark.run
     if mark.kind == "start":
@@ -122,7 +130,7 @@ def _run_mark(mark: RunMark) -> str:
         detail += f"; waiting on {_e(', '.join(interrupts))}"
     if mark.empty:
         detail += " (no messages)"
-    outcome = run.outcome or "still running"
+    outcome = outcome_label(run)
     return f'<div class="run">end of {_e(run_label(run))}: <b>{_e(outcome)}</b>{detail}</div>'
 
 

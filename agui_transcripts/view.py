@@ -37,6 +37,7 @@ __all__ = [
     "Viewable",
     "arrival_order",
     "interrupt_labels",
+    "outcome_label",
     "run_label",
     "view_items",
 ]
@@ -193,6 +194,11 @@ def run_label(run: RunRecord) -> str:
     """``run ID`` (with its parent when it continues another)."""
     label = f"run {run.run_id or '(unannounced)'}"
     return label + (f" (after {run.parent_run_id})" if run.parent_run_id else "")
+
+
+def outcome_label(run: RunRecord) -> str:
+    """How the run ended, or ``still running`` while it is open."""
+    return run.outcome or "still running"
 
 
 def interrupt_labels(run: RunRecord) -> list[str]:
