@@ -38,6 +38,7 @@ __all__ = [
     "TranscriptData",
     "UserMessage",
     "content_is_unfit",
+    "is_synthetic",
 ]
 
 JSONObject = dict[str, Any]
@@ -1008,6 +1009,13 @@ class ToolCallRecord:
 #: Metadata key that marks a synthetic result: ``metadata[SYNTHETIC_KEY] = {"reason": ...}``
 #: (the projection writes it; the views read it).
 SYNTHETIC_KEY = "agui_transcripts.synthetic"
+
+
+def is_synthetic(message: Message) -> bool:
+    """Whether a tool message was made up by the projection (never a real result)."""
+    return isinstance(message, ToolMessage) and bool(
+        message.metadata and SYNTHETIC_KEY in message.metadata
+    )
 
 
 class TranscriptData(Protocol):

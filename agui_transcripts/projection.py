@@ -45,6 +45,7 @@ from .model import (
     ToolMessage,
     TranscriptData,
     UserMessage,
+    is_synthetic,
     rebuilt_from_fields,
 )
 
@@ -73,13 +74,6 @@ _SUBAGENT_CHOICES: tuple[str, ...] = ("inline", "exclude", "apart")
 
 class ProjectionError(ValueError):
     """Raised by the ``raise`` policy when a call has no result where one is needed."""
-
-
-def is_synthetic(message: Message) -> bool:
-    """Whether a tool message was made up by the projection (never a real result)."""
-    return isinstance(message, ToolMessage) and bool(
-        message.metadata and SYNTHETIC_KEY in message.metadata
-    )
 
 
 # -- the reverse direction's input ---------------------------------------------------------

@@ -19,13 +19,13 @@ from typing import Literal, Protocol
 
 from .diagnostics import Diagnostic
 from .model import (
-    SYNTHETIC_KEY,
     AssistantMessage,
     Message,
     RunRecord,
     ToolCall,
     ToolMessage,
     TranscriptData,
+    is_synthetic,
 )
 
 __all__ = [
@@ -117,10 +117,6 @@ def arrival_order(messages: Sequence[Message], subagents: str) -> list[Message]:
     return top + [m for group in groups.values() for m in group]
 
 
-def _synthetic(message: ToolMessage) -> bool:
-    return bool(message.metadata and SYNTHETIC_KEY in message.metadata)
-
-
 def view_items(transcript: Viewable, messages: Sequence[Message]) -> list[Item]:
     """The items to draw for ``messages`` (chosen and ordered by the caller)."""
     results: dict[str, ToolMessage] = {}
@@ -187,7 +183,7 @@ def _call_view(transcript: Viewable, call: ToolCall, results: dict[str, ToolMess
     result = results.get(call.id)
     record = transcript.tool_calls.get(transcript.call_aliases.get(call.id, call.id))
     state = record.state if record is not None else "unanswered"
-    return CallView(call, result, state, result is not None and _synthetic(result))
+    return CallView(call, result, state, result is not None and is_synthetic(result))
 
 
 def run_label(run: RunRecord) -> str:
