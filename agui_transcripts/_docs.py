@@ -37,7 +37,7 @@ def snapshot(namespace: MutableMapping[str, Any], names: Iterable[str]) -> dict[
     records: dict[str, Any] = {}
     for name in names:
         value = namespace[name]
-        if not callable(value) or not (isinstance(value, type) or inspect.isroutine(value)):
+        if not (isinstance(value, type) or inspect.isroutine(value)):
             continue
         signature = None
         # An exception takes its base's arguments: no signature of its own to keep.

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.loopback import Server
+
 # Property and fuzz tests: a bounded, reproducible run in CI; HYPOTHESIS_PROFILE=long for
 # a long random one by hand.
 settings.register_profile(
@@ -40,3 +42,13 @@ def _child_processes_cache_bytecode(tmp_path_factory: pytest.TempPathFactory) ->
 @pytest.fixture
 def examples_dir() -> Path:
     return ROOT / "examples"
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    """A real HTTP server on loopback, stopped after the test (:mod:`tests.loopback`)."""
+    running = Server()
+    running.thread.start()
+    yield running
+    running.httpd.shutdown()
+    running.httpd.server_close()

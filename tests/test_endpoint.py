@@ -6,7 +6,6 @@ import json
 import time
 import tracemalloc
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +28,6 @@ RECORDED = (RUNS / "pydantic-ai-weather.sse").read_bytes()
 INPUTS = json.loads((RUNS / "pydantic-ai-weather.input.json").read_text())
 # The first run of the recording: everything up to the blank line after its RUN_FINISHED.
 FIRST_RUN = RECORDED[: RECORDED.index(b"\n\n", RECORDED.index(b"RUN_FINISHED")) + 2]
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    running = Server()
-    running.thread.start()
-    yield running
-    running.httpd.shutdown()
-    running.httpd.server_close()
 
 
 def test_streamed_in_small_chunks_matches_folding_the_recording(server: Server) -> None:

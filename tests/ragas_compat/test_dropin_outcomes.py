@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -72,15 +71,6 @@ SUBAGENT: list[dict[str, Any]] = [
     {"type": "TEXT_MESSAGE_END", "messageId": "m2"},
     {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
 ]
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    running = Server()
-    running.thread.start()
-    yield running
-    running.httpd.shutdown()
-    running.httpd.server_close()
 
 
 def row(url: str, **options: Any) -> dict[str, Any]:
