@@ -173,9 +173,11 @@ class Collector:
                     # An item the lane has just taken: nothing but events of the lane
                     # came since, so every layer is as the lane left it.
                     route = found[1].get(item_id)
-                    if route is not None and route.append(delta, index):
-                        return
-                    if self._plain_delta(kind, item_id, delta, index):
+                    if (route is not None and route.append(delta, index)) or self._plain_delta(
+                        kind, item_id, delta, index
+                    ):
+                        if size != _PLAIN_DELTA_KEYS:  # timed
+                            self._reducer.note_delta_time(kind, item_id, event["timestamp"])
                         return
             elif kind in _CHUNK_TYPES and self._plain_chunk(event, index, size):
                 return
@@ -335,6 +337,7 @@ class Collector:
             diagnostics=list(self.sink.diagnostics),
             superseded=list(reducer.superseded) if copy else reducer.superseded,
             call_aliases=dict(reducer.call_aliases) if copy else reducer.call_aliases,
+            times=reducer.times.copy() if copy else reducer.times,
         )
 
 

@@ -13,6 +13,7 @@ content is read, so folding stays linear however long a message grows.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
@@ -24,6 +25,7 @@ __all__ = [
     "ActivityMessage",
     "AssistantMessage",
     "DeveloperMessage",
+    "ItemTimes",
     "Message",
     "ReasoningMessage",
     "RunOutcome",
@@ -38,6 +40,7 @@ __all__ = [
     "TranscriptData",
     "UserMessage",
     "content_is_unfit",
+    "epoch_ms",
     "is_synthetic",
 ]
 
@@ -702,6 +705,11 @@ class RunRecord:
     input: JSONObject | None = None
     first_event_index: int | None = None
     last_event_index: int | None = None
+    #: The first and last event timestamps of the run, in milliseconds since the epoch
+    #: (see :func:`epoch_ms`); None when none of its events carried one. For an open run,
+    #: ``ended_at`` is the latest so far.
+    started_at: float | None = None
+    ended_at: float | None = None
 
     def __init__(
         self,
@@ -726,6 +734,8 @@ class RunRecord:
         input: JSONObject | None = None,
         first_event_index: int | None = None,
         last_event_index: int | None = None,
+        started_at: float | None = None,
+        ended_at: float | None = None,
     ) -> None:
         # Written out for the compiled build (see before _shallow_copy).
         self.index = index
@@ -749,6 +759,8 @@ class RunRecord:
         self.input = input
         self.first_event_index = first_event_index
         self.last_event_index = last_event_index
+        self.started_at = started_at
+        self.ended_at = ended_at
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuilt_from_fields(self)
@@ -756,6 +768,13 @@ class RunRecord:
     def copy(self) -> RunRecord:
         """A shallow copy (several times cheaper than ``dataclasses.replace``)."""
         return _shallow_copy(self)
+
+    @property
+    def duration_ms(self) -> float | None:
+        """Milliseconds from the run's first timestamped event to its last (None: untimed)."""
+        if self.started_at is None or self.ended_at is None:
+            return None
+        return self.ended_at - self.started_at
 
     @property
     def tool_names(self) -> frozenset[str]:
@@ -783,7 +802,84 @@ class RunRecord:
             out["result"] = self.result
         if self.usage is not None:
             out["usage"] = self.usage
+        if self.started_at is not None:
+            out["startedAt"] = self.started_at
+            out["endedAt"] = self.ended_at
+            out["durationMs"] = self.duration_ms
         return out
+
+
+#: Below this, an event timestamp is read as seconds since the epoch (AG-UI's SDKs write
+#: milliseconds; some producers write seconds): 1e11 ms is March 1973, 1e11 s year 5138.
+_SECONDS_BELOW: Final = 1e11
+
+
+def epoch_ms(timestamp: object) -> float | None:
+    """An event's ``timestamp`` in milliseconds since the epoch, or None if it is not one.
+
+    AG-UI types it as a number of milliseconds; a value that can only be seconds is
+    scaled. Booleans, non-finite and negative numbers are not timestamps.
+    """
+    kind = type(timestamp)
+    if kind is not int and kind is not float:
+        return None
+    try:
+        value = float(timestamp)  # type: ignore[arg-type]
+    except OverflowError:  # an int past float's range
+        return None
+    if not 0 <= value < math.inf:
+        return None
+    return value * 1000 if value < _SECONDS_BELOW else value
+
+
+@dataclass(slots=True, eq=False, init=False)
+class ItemTimes:
+    """When each message and tool call was streamed: its first and last event timestamps.
+
+    Milliseconds since the epoch, ``[first, last]`` in event order, keyed by message id
+    and by the id of the call's record. Only events with a timestamp count: an item
+    nothing timed is absent, never given an invented time.
+    """
+
+    messages: dict[str, list[float]] = field(default_factory=dict)
+    calls: dict[str, list[float]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        messages: dict[str, list[float]] | None = None,
+        calls: dict[str, list[float]] | None = None,
+    ) -> None:
+        self.messages = {} if messages is None else messages
+        self.calls = {} if calls is None else calls
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt_from_fields(self)
+
+    def __bool__(self) -> bool:
+        return bool(self.messages or self.calls)
+
+    def note_message(self, message_id: str, at: float) -> None:
+        """A timed event of the message at ``at``."""
+        found = self.messages.get(message_id)
+        if found is None:
+            self.messages[message_id] = [at, at]
+        else:
+            found[1] = at
+
+    def note_call(self, call_id: str, at: float) -> None:
+        """A timed event of the call at ``at``."""
+        found = self.calls.get(call_id)
+        if found is None:
+            self.calls[call_id] = [at, at]
+        else:
+            found[1] = at
+
+    def copy(self) -> ItemTimes:
+        """A copy whose pairs are the copy's own."""
+        return ItemTimes(
+            {key: list(pair) for key, pair in self.messages.items()},
+            {key: list(pair) for key, pair in self.calls.items()},
+        )
 
 
 def content_is_unfit(role: object, content: object) -> bool:

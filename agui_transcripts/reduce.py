@@ -35,6 +35,7 @@ from .model import (
     ActivityMessage,
     AssistantMessage,
     DeveloperMessage,
+    ItemTimes,
     Message,
     ReasoningMessage,
     ResultSource,
@@ -47,6 +48,7 @@ from .model import (
     ToolMessage,
     ToolResult,
     UserMessage,
+    epoch_ms,
     pending_interrupts,
 )
 from .patch import PatchError, PatchTooLarge, apply_patch, json_size
@@ -272,6 +274,7 @@ class Reducer:
         "sink",
         "state",
         "superseded",
+        "times",
         "tool_calls",
     )
 
@@ -301,6 +304,9 @@ class Reducer:
         #: Call ids a restatement re-minted, each with the id of the call it stands for
         #: (the record's): results and lookups by either id reach the one record.
         self.call_aliases: dict[str, str] = {}
+        #: The first and last event timestamp (ms since the epoch) naming each message
+        #: (by id) and each tool call (by its record's id): filled only by timed events.
+        self.times = ItemTimes()
         # The messages, in the reference client's order, with their indexes.
         self._list = MessageList()
         # Characters each message and call took from deltas, against the text limit.
@@ -437,6 +443,42 @@ class Reducer:
             handler(event)
         if self._run is not None:
             self._run.last_event_index = index
+        if "timestamp" in event:
+            self._note_time(event, kind)
+
+    def _note_time(self, event: Event, kind: str) -> None:
+        """Record a timed event's time on its run and on the item it names."""
+        at = epoch_ms(event["timestamp"])
+        if at is None:
+            return
+        run = self._run
+        if run is not None:
+            if run.started_at is None:
+                run.started_at = at
+            run.ended_at = at
+        if kind.startswith("TOOL_CALL") and kind != "TOOL_CALL_RESULT":
+            call_id = event.get("toolCallId")
+            if type(call_id) is str:
+                self.times.note_call(self._canonical(call_id), at)
+            return
+        message_id = event.get("messageId")
+        if type(message_id) is str:
+            self.times.note_message(message_id, at)
+
+    def note_delta_time(self, kind: str, item_id: str, timestamp: object) -> None:
+        """The delta lane's timed delta: its time, as :meth:`apply` would record it."""
+        at = epoch_ms(timestamp)
+        if at is None:
+            return
+        run = self._run
+        if run is not None:
+            run.ended_at = at
+            if run.started_at is None:
+                run.started_at = at
+        if kind == "TOOL_CALL_ARGS":
+            self.times.note_call(self._canonical(item_id), at)
+        else:
+            self.times.note_message(item_id, at)
 
     def release(self) -> None:
         """Let go of what makes a reducer a reference cycle, once nobody applies or reads.

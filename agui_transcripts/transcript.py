@@ -18,6 +18,7 @@ from .html import STYLE, render_fragment
 from .model import (
     ActivityMessage,
     AssistantMessage,
+    ItemTimes,
     JSONObject,
     Message,
     RunRecord,
@@ -54,6 +55,9 @@ class Transcript:
     #: the call it stands for: the key of :attr:`tool_calls`, and the id :meth:`ordered`
     #: shows the call and its results under. :meth:`tool_call` looks up either.
     call_aliases: dict[str, str] = field(default_factory=dict)
+    #: When each message and call was streamed, from the events' timestamps (empty for an
+    #: untimed stream); each run's times are on its :class:`RunRecord`.
+    times: ItemTimes = field(default_factory=ItemTimes)
     #: The live :class:`~agui_transcripts.Conversation` this was read from, with the
     #: conversation's version then: what lets ``run_endpoint(transcript=...)`` continue
     #: it. None for a fold (and once the conversation is closed).
@@ -269,6 +273,7 @@ _PICKLED = (
     "diagnostics",
     "superseded",
     "call_aliases",
+    "times",
 )
 
 

@@ -214,6 +214,8 @@ RECORD_VALUES: dict[type[Any], dict[str, Any]] = {
         "input": {"threadId": "t"},
         "first_event_index": 5,
         "last_event_index": 9,
+        "started_at": 1.5e12,
+        "ended_at": 1.6e12,
     },
     ToolCallRecord: {
         "call": _call("c1"),
@@ -370,6 +372,7 @@ WRITTEN_OUT_VALUES: dict[type[Any], dict[str, Any]] = {
     **RECORD_VALUES,
     ToolResult: {"message_id": "t1", "run_index": 1, "source": "input"},
     model.TextSegment: {"seq": 4, "stretch": 2, "_text": model._Text("hi")},
+    model.ItemTimes: {"messages": {"m1": [1.0, 2.0]}, "calls": {"c1": [1.5, 1.5]}},
 }
 
 
