@@ -29,6 +29,7 @@ from ._codec import dumps_checked
 from ._progress import Progress
 from ._words import count
 from .adapters.registry import DEFAULT_TARGET, names, render, target
+from .cli_export import add_export_command
 from .cli_run import CommandError, add_run_command
 from .diagnostics import Diagnostic
 from .html import content_text, shown_messages
@@ -94,23 +95,34 @@ def convert_one(
     limits: Limits | None = None,
     subagents: Subagents = "inline",
     pretty: bool = False,
+    otlp: bool = False,
+    content: bool = False,
 ) -> Outcome:
     """Convert one source (also the unit of work of the parallel mode).
 
     The JSON text is made here: a transcript holding a value that has no JSON text
     (nested deeper than the encoders go) fails its file, never becomes a placeholder.
+    ``otlp``: the text is the log's spans as one OTLP/JSON request (``content``: with
+    message content).
     """
     try:
         transcript, events = fold_log(source, strict=strict, limits=limits)
-        output = {
-            "source": source,
-            "target": target,
-            "messages": render(transcript, target, ordered=ordered, subagents=subagents),
-            "runs": [run.to_dict() for run in transcript.runs],
-            "continuation": transcript.continuation().status,
-            "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
-        }
-        text = dumps_checked(output, indent=2 if pretty else None)
+        if otlp:
+            from .adapters.otel import otlp_json, to_otel_spans
+
+            spans = to_otel_spans(transcript, content=content, limits=limits)
+            output: dict[str, Any] = {"messages": spans}
+            text = dumps_checked(otlp_json(spans))
+        else:
+            output = {
+                "source": source,
+                "target": target,
+                "messages": render(transcript, target, ordered=ordered, subagents=subagents),
+                "runs": [run.to_dict() for run in transcript.runs],
+                "continuation": transcript.continuation().status,
+                "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
+            }
+            text = dumps_checked(output, indent=2 if pretty else None)
     except LogError as error:
         return Outcome(source, ok=False, failure=str(error))
     except ImportError as error:
@@ -151,6 +163,8 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
         limits=args.limits,
         subagents=args.subagents,
         pretty=args.format == "json",
+        otlp=args.format == "otlp-json",
+        content=args.content,
     )
 
 
@@ -270,6 +284,14 @@ def _check_output(output: str | None) -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    if args.format == "otlp-json":
+        if args.to not in (DEFAULT_TARGET, "otel"):
+            raise CLIError(f"--format otlp-json writes OpenTelemetry spans, not --to {args.to}")
+        args.to = "otel"
+        if args.resume:
+            raise CLIError("--resume needs -o with --format jsonl or parquet")
+    elif args.content:
+        raise CLIError("--content is for OpenTelemetry spans: use it with --format otlp-json")
     parquet = args.format == "parquet"
     if args.per != "log" and not parquet:
         raise CLIError("--per run writes dataset rows: use it with --format parquet")
@@ -740,11 +762,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument(
         "--format",
-        choices=("jsonl", "json", "parquet"),
+        choices=("jsonl", "json", "parquet", "otlp-json"),
         default="jsonl",
         help="jsonl: one object per log per line; json: one indented JSON array; "
-        "parquet: one dataset row per log (needs -o and the dataset extra) "
-        "(default: %(default)s)",
+        "parquet: one dataset row per log (needs -o and the dataset extra); otlp-json: "
+        "each log's OpenTelemetry spans as one OTLP/JSON request per line (the otel "
+        "extra) (default: %(default)s)",
+    )
+    convert.add_argument(
+        "--content",
+        action="store_true",
+        help="otlp-json: write message content into the spans (left out by default)",
     )
     convert.add_argument(
         "--ordered", action="store_true", help="agui: every call before its result"
@@ -845,6 +873,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_limits(show)
     show.set_defaults(run=cmd_show)
     add_run_command(commands, add_limits)
+    add_export_command(commands, add_limits, _add_folder_options, _expanded, EXIT_CODES)
     return parser
 
 

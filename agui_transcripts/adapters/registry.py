@@ -14,7 +14,7 @@ from typing import Any
 from .._gc import gc_held
 from ..projection import Subagents
 from ..transcript import Transcript
-from . import agui, chat_turns, deepeval, inspect, langchain, openai, ragas, responses
+from . import agui, chat_turns, deepeval, inspect, langchain, openai, otel, ragas, responses
 from .target import Target
 
 __all__ = ["DEFAULT_TARGET", "REGISTRY", "names", "render", "target"]
@@ -35,6 +35,7 @@ REGISTRY: dict[str, Target] = {
         deepeval.TARGET,
         langchain.TARGET,
         ragas.TARGET,
+        otel.TARGET,
     )
 }
 
