@@ -76,6 +76,18 @@ def row_schema() -> pa.Schema:
             ("state", text),
             ("owner", text),
             ("run_id", text),
+            ("started_at_ms", pa.float64()),
+            ("answered_at_ms", pa.float64()),
+        ]
+    )
+    tokens = [(name, pa.int64()) for name in ("input_tokens", "output_tokens", "total_tokens")]
+    run_time = pa.struct(
+        [
+            ("started_at_ms", pa.float64()),
+            ("ended_at_ms", pa.float64()),
+            ("duration_ms", pa.float64()),
+            ("time_to_first_token_ms", pa.float64()),
+            *tokens,
         ]
     )
     diagnostic = pa.struct([("code", text), ("severity", text), ("count", pa.int64())])
@@ -91,6 +103,10 @@ def row_schema() -> pa.Schema:
             ("thread_id", text),
             ("run_ids", pa.list_(text)),
             ("run_outcomes", pa.list_(text)),
+            ("run_times", pa.list_(run_time)),
+            ("started_at_ms", pa.float64()),
+            ("ended_at_ms", pa.float64()),
+            *tokens,
             ("events", pa.int64()),
             ("target", text),
             ("messages", pa.list_(message)),
@@ -153,8 +169,14 @@ def utf8_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 #: What a frame has a row for: each dataset row, each message, or each tool call.
-View = Literal["rows", "messages", "tool_calls"]
-_VIEWS: tuple[str, ...] = ("rows", "messages", "tool_calls")
+View = Literal["rows", "messages", "tool_calls", "timed"]
+_VIEWS: tuple[str, ...] = ("rows", "messages", "tool_calls", "timed")
+# The list column each item view spreads, and the parallel lists it adds to each item.
+_ITEMS = {
+    "messages": ("messages", ()),
+    "tool_calls": ("tool_calls", ()),
+    "timed": ("run_times", (("run_id", "run_ids"), ("outcome", "run_outcomes"))),
+}
 #: The columns that say where a message or a call comes from, first in the flat views.
 _WHERE = ("source", "run_index", "thread_id", "target")
 
@@ -163,9 +185,11 @@ def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
     """The rows as a pandas ``DataFrame``: one row per dataset row, message or call.
 
     ``view="messages"`` gives one row per message and ``view="tool_calls"`` one per
-    call (with its result, state, owner and run), each with the log's ``source``,
-    ``run_index``, ``thread_id``, ``target`` and its ``position`` in the row's list, so
-    no ``explode`` or ``json_normalize`` is needed. Nested cells (a row's messages, a
+    call (with its result, state, owner and run), ``view="timed"`` one per run (its id,
+    outcome, times, time to first token and tokens), each with the log's ``source``,
+    ``run_index``, ``thread_id``, ``target`` and its ``position`` in the row's list (for
+    ``timed``, the run's index in its log), so no ``explode`` or ``json_normalize`` is
+    needed. Nested cells (a row's messages, a
     message's calls) are Python lists of dicts, not numpy arrays.
     """
     if view not in _VIEWS:
@@ -183,20 +207,27 @@ def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
                 cells = table.column(field.name).to_pylist()
                 frame[field.name] = pandas.Series(cells, index=frame.index, dtype=object)
         return frame.astype({"run_index": "Int64"})  # null for rows per log, not NaN
-    key = "messages" if view == "messages" else "tool_calls"
+    key, parallel = _ITEMS[view]
     item_fields = row_schema().field(key).type.value_type.names
     records = [
         {
             **{name: row.get(name) for name in _WHERE},
             "position": position,
+            **{name: _at(row.get(column), position) for name, column in parallel},
             **{name: item.get(name) for name in item_fields},
         }
         for row in rows
         for position, item in enumerate(row.get(key) or ())
     ]
-    columns = [*_WHERE, "position", *item_fields]
+    columns = [*_WHERE, "position", *(name for name, _ in parallel), *item_fields]
     frame = pandas.DataFrame.from_records(records, columns=columns)
-    return frame.astype({"run_index": "Int64", "position": "int64"})
+    item_type = row_schema().field(key).type.value_type
+    counts = {f.name: "Int64" for f in item_type if _pyarrow().types.is_integer(f.type)}
+    return frame.astype({"run_index": "Int64", "position": "int64", **counts})
+
+
+def _at(values: Any, position: int) -> Any:
+    return values[position] if isinstance(values, list) and position < len(values) else None
 
 
 def to_hf_dataset(rows: Iterable[dict[str, Any]]) -> Any:

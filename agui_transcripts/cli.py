@@ -57,6 +57,7 @@ from .view import (
     interrupt_labels,
     outcome_label,
     run_label,
+    time_label,
     view_items,
 )
 
@@ -618,9 +619,13 @@ def show_text(
 
 def _run_line(mark: RunMark) -> str:
     run = mark.run
+    when = time_label(run, mark.kind)
     if mark.kind == "start":
-        return f"── {run_label(run)}{' (continued)' if mark.again else ''} ──"
+        at = f" {when}" if when and not mark.again else ""
+        return f"── {run_label(run)}{' (continued)' if mark.again else ''}{at} ──"
     words = [f"── end of {run_label(run)}: {outcome_label(run)}"]
+    if when:
+        words.append(f" {when}")
     if run.error_message:
         words.append(f" — {run.error_message}")
     interrupts = interrupt_labels(run)

@@ -22,6 +22,7 @@ from .view import (
     interrupt_labels,
     outcome_label,
     run_label,
+    time_label,
     view_items,
 )
 
@@ -121,10 +122,13 @@ def shown_messages(transcript: Viewable, *, ordered: bool, subagents: Subagents)
 
 def _run_mark(mark: RunMark) -> str:
     run = mark.run
+    when = time_label(run, mark.kind)
     if mark.kind == "start":
         again = " (continued)" if mark.again else ""
-        return f'<div class="run">{_e(run_label(run))}{again}</div>'
-    detail = f" — {_e(run.error_message)}" if run.error_message else ""
+        at = f" <time>{_e(when)}</time>" if when and not mark.again else ""
+        return f'<div class="run">{_e(run_label(run))}{again}{at}</div>'
+    detail = f" <time>{_e(when)}</time>" if when else ""
+    detail += f" — {_e(run.error_message)}" if run.error_message else ""
     interrupts = interrupt_labels(run)
     if interrupts:
         detail += f"; waiting on {_e(', '.join(interrupts))}"

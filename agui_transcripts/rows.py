@@ -25,6 +25,7 @@ from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .model import ToolMessage
 from .projection import Subagents
+from .timing import RunTimes, run_times
 from .transcript import Transcript
 
 __all__ = [
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 #: Bumped whenever a column is added, removed, renamed or changes type.
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 #: One row per log, or one per run of each log.
 Per = Literal["log", "run"]
 #: The targets a row's ``messages`` can be written for.
@@ -148,6 +149,7 @@ def row_of(
     """The row of a transcript already folded (``source`` and ``events`` as recorded)."""
     _check_target(target)
     rendered = render(transcript, target, ordered=True, subagents=subagents)
+    timed = run_times(transcript)
     codes = Counter((d.code, d.severity) for d in transcript.diagnostics)
     severities = Counter(d.severity for d in transcript.diagnostics)
     return {
@@ -159,6 +161,10 @@ def row_of(
         "thread_id": transcript.thread_id,
         "run_ids": [run.run_id for run in transcript.runs],
         "run_outcomes": [run.outcome for run in transcript.runs],
+        "run_times": [_run_time_row(times) for times in timed],
+        "started_at_ms": transcript.runs[0].started_at if transcript.runs else None,
+        "ended_at_ms": transcript.runs[-1].ended_at if transcript.runs else None,
+        **_token_sums(timed),
         "events": events,
         "target": target,
         "messages": [message_row(message) for message in rendered],
@@ -186,6 +192,10 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
         "thread_id": None,
         "run_ids": [],
         "run_outcomes": [],
+        "run_times": [],
+        "started_at_ms": None,
+        "ended_at_ms": None,
+        **_token_sums([]),
         "events": 0,
         "target": target,
         "messages": [],
@@ -241,8 +251,31 @@ def _call_row(call: dict[str, Any], known_id: str | None) -> dict[str, Any]:
     return {"id": call.get("id", known_id), "name": name, "arguments": arguments}
 
 
+_TOKENS = ("input_tokens", "output_tokens", "total_tokens")
+
+
+def _run_time_row(times: RunTimes) -> dict[str, Any]:
+    return {
+        "started_at_ms": times.started_at,
+        "ended_at_ms": times.ended_at,
+        "duration_ms": times.duration_ms,
+        "time_to_first_token_ms": times.time_to_first_token_ms,
+        **{name: getattr(times, name) for name in _TOKENS},
+    }
+
+
+def _token_sums(timed: list[RunTimes]) -> dict[str, int | None]:
+    """Each token count summed over the runs that report it (None when none does)."""
+    sums: dict[str, int | None] = {}
+    for name in _TOKENS:
+        counts = [value for t in timed if (value := getattr(t, name)) is not None]
+        sums[name] = sum(counts) if counts else None
+    return sums
+
+
 def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:
     results = {m.id: m for m in transcript.messages if isinstance(m, ToolMessage)}
+    call_times, message_times = transcript.times.calls, transcript.times.messages
     rows = []
     for record in transcript.tool_calls.values():
         answer = next((results[i] for i in record.result_message_ids if i in results), None)
@@ -257,6 +290,10 @@ def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:
                 "state": record.state,
                 "owner": record.owner,
                 "run_id": run.run_id if run is not None else None,
+                "started_at_ms": (call_times.get(record.id) or (None,))[0],
+                "answered_at_ms": (
+                    (message_times.get(answer.id) or (None,))[0] if answer is not None else None
+                ),
             }
         )
     return rows

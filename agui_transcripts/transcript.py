@@ -82,9 +82,25 @@ class Transcript:
         """The record of a call, by its own id or an id a restatement gave it."""
         return self.tool_calls.get(self.call_aliases.get(call_id, call_id))
 
-    def to_dicts(self) -> list[JSONObject]:
-        """Every message in its AG-UI wire form, in order."""
-        return [message.to_dict() for message in self.messages]
+    def to_dicts(self, *, times: bool = False) -> list[JSONObject]:
+        """Every message in its AG-UI wire form, in order.
+
+        ``times``: each message the stream timed carries its first and last event times
+        (ms since the epoch) in its ``metadata``, under ``agui_transcripts``: AG-UI 1.0
+        messages hold metadata, and nothing else of theirs can hold a time.
+        """
+        out = [message.to_dict() for message in self.messages]
+        if times and self.times.messages:
+            for wire in out:
+                found = self.times.messages.get(wire["id"])
+                if found is not None:
+                    metadata = dict(wire.get("metadata") or {})
+                    metadata["agui_transcripts"] = {
+                        "firstEventAt": found[0],
+                        "lastEventAt": found[1],
+                    }
+                    wire["metadata"] = metadata
+        return out
 
     @property
     def thread_id(self) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Literal, Protocol
 
 from .diagnostics import Diagnostic
@@ -39,6 +40,7 @@ __all__ = [
     "interrupt_labels",
     "outcome_label",
     "run_label",
+    "time_label",
     "view_items",
 ]
 
@@ -195,6 +197,22 @@ def run_label(run: RunRecord) -> str:
 def outcome_label(run: RunRecord) -> str:
     """How the run ended, or ``still running`` while it is open."""
     return run.outcome or "still running"
+
+
+def time_label(run: RunRecord, kind: Literal["start", "end"]) -> str | None:
+    """When the run started (``at 12:35:09.723 UTC``) or how long it took (``in 1.25 s``).
+
+    None for a run no event timestamp dates.
+    """
+    if kind == "start":
+        if run.started_at is None:
+            return None
+        moment = datetime.fromtimestamp(run.started_at / 1000, tz=timezone.utc)
+        return f"at {moment:%Y-%m-%d %H:%M:%S}.{moment.microsecond // 1000:03d} UTC"
+    duration = run.duration_ms
+    if duration is None:
+        return None
+    return f"in {duration:.0f} ms" if duration < 1000 else f"in {duration / 1000:.2f} s"
 
 
 def interrupt_labels(run: RunRecord) -> list[str]:

@@ -67,7 +67,18 @@ def _decorated(seed: int) -> list[Any]:
     for _ in range(rng.randint(1, 6)):
         i = rng.randrange(len(events))
         action = rng.choice(
-            ("drop", "repeat", "swap", "timestamp", "bad-stamp", "tag", "null-tag", "meta", "no-id")
+            (
+                "drop",
+                "repeat",
+                "swap",
+                "timestamp",
+                "bad-stamp",
+                "stamp-all",
+                "tag",
+                "null-tag",
+                "meta",
+                "no-id",
+            )
         )
         if action == "drop":
             del events[i]
@@ -79,6 +90,9 @@ def _decorated(seed: int) -> list[Any]:
             events[i]["timestamp"] = 1700000000000 + i
         elif action == "bad-stamp":
             events[i]["timestamp"] = "yesterday"
+        elif action == "stamp-all":  # a timed stream: every delta carries its time
+            for n, event in enumerate(events):
+                event["timestamp"] = 1700000000000 + 10 * n
         elif action == "tag":
             events[i]["subagentRunId"] = rng.choice(("sub-1", "sub-2"))
         elif action == "null-tag":
@@ -102,6 +116,7 @@ def _summary(transcript: Transcript) -> dict[str, Any]:
         },
         "state": transcript.state,
         "diagnostics": [(d.code, d.event_index, d.message) for d in transcript.diagnostics],
+        "times": (transcript.times.messages, transcript.times.calls),
     }
 
 
