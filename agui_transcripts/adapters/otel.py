@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..limits import DEFAULT_LIMITS, Limits
-from ..model import AssistantMessage, RunRecord, ToolCallRecord, ToolMessage
+from ..model import AssistantMessage, RunRecord, ToolCallRecord, ToolMessage, is_synthetic
 from ..projection import Subagents
 from ..transcript import Transcript
 from ..usage import token_totals, usage_labels
@@ -292,6 +292,7 @@ class _Builder:
         self.agent_name = agent_name
         self.clock = _Clock(time.time_ns())
         self.by_message_id = {m.id: m for m in transcript.messages}
+        self.ordered = transcript.ordered(policy="keep") if content.enabled else []
         self.runs: list[_Run] = []
         self.by_run_id: dict[str, _Run] = {}
 
@@ -370,11 +371,14 @@ class _Builder:
         carried = (
             {w.get("id") for w in sent if isinstance(w, dict)} if isinstance(sent, list) else ()
         )
+        # In the order an evaluator reads them: each result after its call, text that
+        # came while calls were open after their results; no synthetic result.
         added = [
             m
-            for m in self.transcript.messages
+            for m in self.ordered
             if m.subagent_run_id is None
             and m.id not in carried
+            and not is_synthetic(m)
             and self.transcript.run_of(m) is run
         ]
         outputs = [g for g in (genai_message(m.to_dict()) for m in added) if g]
