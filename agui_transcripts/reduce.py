@@ -59,6 +59,15 @@ from .wire import content_parts, messages_from_dicts
 
 __all__ = ["Reducer"]
 
+# Integer timestamps in this range are milliseconds as they stand (see epoch_ms): from
+# March 1973 to the largest integer a float holds exactly.
+_MS_FROM: Final = 100_000_000_000
+_MS_UNTIL: Final = 2**53
+# The events whose item is a tool call (a result's item is its tool message).
+_CALL_EVENTS: Final = frozenset(
+    {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK"}
+)
+
 _TEXT_CLASSES: dict[object, type[TextMessage]] = {
     "developer": DeveloperMessage,
     "system": SystemMessage,
@@ -448,37 +457,47 @@ class Reducer:
 
     def _note_time(self, event: Event, kind: str) -> None:
         """Record a timed event's time on its run and on the item it names."""
-        at = epoch_ms(event["timestamp"])
-        if at is None:
-            return
+        if kind in _CALL_EVENTS:
+            item_id = event.get("toolCallId")
+            if type(item_id) is str:
+                item_id = self.call_aliases.get(item_id, item_id)
+            times = self.times.calls
+        else:
+            item_id = event.get("messageId")
+            times = self.times.messages
+        self._stamp(event["timestamp"], times, item_id if type(item_id) is str else None)
+
+    def _stamp(self, timestamp: object, times: dict[str, list[float]], item_id: str | None) -> None:
+        """The time on the current run and, if named, on the item's entry in ``times``.
+
+        An integer of milliseconds, the form AG-UI's SDKs write, is taken without
+        :func:`epoch_ms`'s questions: most of a timed stream's events come here.
+        """
+        if type(timestamp) is int and _MS_FROM <= timestamp < _MS_UNTIL:
+            at = float(timestamp)
+        else:
+            found = epoch_ms(timestamp)
+            if found is None:
+                return
+            at = found
         run = self._run
         if run is not None:
+            run.ended_at = at
             if run.started_at is None:
                 run.started_at = at
-            run.ended_at = at
-        if kind.startswith("TOOL_CALL") and kind != "TOOL_CALL_RESULT":
-            call_id = event.get("toolCallId")
-            if type(call_id) is str:
-                self.times.note_call(self._canonical(call_id), at)
-            return
-        message_id = event.get("messageId")
-        if type(message_id) is str:
-            self.times.note_message(message_id, at)
+        if item_id is not None:
+            pair = times.get(item_id)
+            if pair is not None:
+                pair[1] = at
+            else:
+                times[item_id] = [at, at]
 
     def note_delta_time(self, kind: str, item_id: str, timestamp: object) -> None:
         """The delta lane's timed delta: its time, as :meth:`apply` would record it."""
-        at = epoch_ms(timestamp)
-        if at is None:
-            return
-        run = self._run
-        if run is not None:
-            run.ended_at = at
-            if run.started_at is None:
-                run.started_at = at
         if kind == "TOOL_CALL_ARGS":
-            self.times.note_call(self._canonical(item_id), at)
+            self._stamp(timestamp, self.times.calls, self.call_aliases.get(item_id, item_id))
         else:
-            self.times.note_message(item_id, at)
+            self._stamp(timestamp, self.times.messages, item_id)
 
     def release(self) -> None:
         """Let go of what makes a reducer a reference cycle, once nobody applies or reads.
