@@ -97,11 +97,17 @@ def test_show_html_renders_the_recorded_run_as_a_conversation(tmp_path: Path) ->
     )
     assert "It is 18°C and sunny in Paris; the map is on your screen." in lines
     # Each run's boundaries where they fall: the last message in run 2, then the status.
-    assert lines.index("run run-1") < lines.index("call get_weather call_weather_1")
-    assert lines.index("end of run run-1: success") < lines.index("run run-2")
+    # Each boundary is dated and timed from the recording's timestamps.
+    def line(start: str) -> int:
+        return next(i for i, text in enumerate(lines) if text.startswith(start))
+
+    assert line("run run-1 at 2026-11-30 00:35:09.723 UTC") < lines.index(
+        "call get_weather call_weather_1"
+    )
+    assert line("end of run run-1: success in 19 ms") < line("run run-2 at ")
     assert lines[-3:] == [
         "It is 18°C and sunny in Paris; the map is on your screen.",
-        "end of run run-2: success",
+        "end of run run-2: success in 7 ms",
         "next: done",
     ]
     # Arguments are collapsed: their summary shows, the JSON does not.
