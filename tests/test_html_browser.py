@@ -96,6 +96,7 @@ def test_show_html_renders_the_recorded_run_as_a_conversation(tmp_path: Path) ->
         "result: Map shown: Paris, zoom 11"
     )
     assert "It is 18°C and sunny in Paris; the map is on your screen." in lines
+
     # Each run's boundaries where they fall: the last message in run 2, then the status.
     # Each boundary is dated and timed from the recording's timestamps.
     def line(start: str) -> int:
