@@ -42,7 +42,14 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..limits import DEFAULT_LIMITS, Limits
-from ..model import AssistantMessage, RunRecord, ToolCallRecord, ToolMessage, is_synthetic
+from ..model import (
+    AssistantMessage,
+    Message,
+    RunRecord,
+    ToolCallRecord,
+    ToolMessage,
+    is_synthetic,
+)
 from ..projection import Subagents
 from ..transcript import Transcript
 from ..usage import token_totals, usage_labels
@@ -292,7 +299,24 @@ class _Builder:
         self.agent_name = agent_name
         self.clock = _Clock(time.time_ns())
         self.by_message_id = {m.id: m for m in transcript.messages}
-        self.ordered = transcript.ordered(policy="keep") if content.enabled else []
+        # Each run's own messages in the order an evaluator reads them (each result after
+        # its call, text that came while calls were open after their results; no
+        # synthetic result), and each subagent's in a run: grouped once, so a long
+        # thread costs one pass, not one per run.
+        self.added: dict[int, list[Message]] = {}
+        self.subagent_messages: dict[tuple[int, str], list[Message]] = {}
+        for message in transcript.messages:
+            if message.subagent_run_id is not None:
+                run = transcript.run_of(message)
+                if run is not None:
+                    key = (run.index, message.subagent_run_id)
+                    self.subagent_messages.setdefault(key, []).append(message)
+        if content.enabled:
+            for message in transcript.ordered(policy="keep"):
+                if message.subagent_run_id is None and not is_synthetic(message):
+                    run = transcript.run_of(message)
+                    if run is not None:
+                        self.added.setdefault(run.index, []).append(message)
         self.runs: list[_Run] = []
         self.by_run_id: dict[str, _Run] = {}
 
@@ -371,16 +395,7 @@ class _Builder:
         carried = (
             {w.get("id") for w in sent if isinstance(w, dict)} if isinstance(sent, list) else ()
         )
-        # In the order an evaluator reads them: each result after its call, text that
-        # came while calls were open after their results; no synthetic result.
-        added = [
-            m
-            for m in self.ordered
-            if m.subagent_run_id is None
-            and m.id not in carried
-            and not is_synthetic(m)
-            and self.transcript.run_of(m) is run
-        ]
+        added = [m for m in self.added.get(run.index, ()) if m.id not in carried]
         outputs = [g for g in (genai_message(m.to_dict()) for m in added) if g]
         if outputs:
             self.content.put(attributes, ("gen_ai.output.messages",), outputs)
@@ -394,11 +409,7 @@ class _Builder:
         found = owner.subagents.get(subagent_run_id)
         if found is not None:
             return found
-        messages = [
-            m
-            for m in self.transcript.messages
-            if m.subagent_run_id == subagent_run_id and self.transcript.run_of(m) is owner.run
-        ]
+        messages = self.subagent_messages.get((owner.run.index, subagent_run_id), [])
         times = [self.transcript.times.messages.get(m.id) for m in messages]
         timed = [t for t in times if t is not None]
         start = int(min(t[0] for t in timed) * 1_000_000) if timed else owner.start_ns
