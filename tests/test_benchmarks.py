@@ -135,3 +135,19 @@ def test_the_layer_runner_prints_a_row_per_shape_or_refuses_a_compiled_fold() ->
         total = float(row[-1].rstrip(" |"))
         assert all(part >= 0 for part in parts[:-1])  # the rest may read below zero (the docstring)
         assert abs(sum(parts) - total) < 0.01 * len(parts)
+
+
+@pytest.mark.slow
+def test_the_instruction_counter_gives_a_count_per_event_per_shape() -> None:
+    """Under callgrind (CI installs valgrind): a positive count per event, per shape."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "instructions.py"), "--shapes", "mixed", "--size", "300"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (row,) = [line for line in done.stdout.splitlines() if line.startswith("| mixed |")]
+    per_event = int(row.split("|")[2].strip().replace(",", ""))
+    # A fold of a mixed stream is thousands of instructions per event, not a few (an
+    # empty file counted twice) nor millions (the start left in).
+    assert 2_000 < per_event < 200_000
