@@ -16,11 +16,12 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar, cast
 
 from ._codec import has_surrogate, loads
 
 __all__ = [
+    "MILLISECOND_INTEGERS",
     "SYNTHETIC_KEY",
     "ActivityMessage",
     "AssistantMessage",
@@ -812,6 +813,9 @@ class RunRecord:
 #: Below this, an event timestamp is read as seconds since the epoch (AG-UI's SDKs write
 #: milliseconds; some producers write seconds): 1e11 ms is March 1973, 1e11 s year 5138.
 _SECONDS_BELOW: Final = 1e11
+#: The integers that are milliseconds as they stand, and exact as floats: the form
+#: AG-UI's SDKs write, which the fold's hot path tests for before calling epoch_ms.
+MILLISECOND_INTEGERS: Final = range(int(_SECONDS_BELOW), 2**53)
 
 
 def epoch_ms(timestamp: object) -> float | None:
@@ -821,10 +825,14 @@ def epoch_ms(timestamp: object) -> float | None:
     scaled. Booleans, non-finite and negative numbers are not timestamps.
     """
     kind = type(timestamp)
-    if kind is not int and kind is not float:
-        return None
+    if kind is int:
+        whole = cast(int, timestamp)
+        if whole in MILLISECOND_INTEGERS:
+            return float(whole)
+    elif kind is not float:
+        return None  # bool is neither
     try:
-        value = float(timestamp)  # type: ignore[arg-type]
+        value = float(cast(float, timestamp))
     except OverflowError:  # an int past float's range
         return None
     if not 0 <= value < math.inf:
@@ -857,22 +865,6 @@ class ItemTimes:
 
     def __bool__(self) -> bool:
         return bool(self.messages or self.calls)
-
-    def note_message(self, message_id: str, at: float) -> None:
-        """A timed event of the message at ``at``."""
-        found = self.messages.get(message_id)
-        if found is None:
-            self.messages[message_id] = [at, at]
-        else:
-            found[1] = at
-
-    def note_call(self, call_id: str, at: float) -> None:
-        """A timed event of the call at ``at``."""
-        found = self.calls.get(call_id)
-        if found is None:
-            self.calls[call_id] = [at, at]
-        else:
-            found[1] = at
 
     def copy(self) -> ItemTimes:
         """A copy whose pairs are the copy's own."""

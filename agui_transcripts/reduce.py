@@ -32,6 +32,7 @@ from .events import Event
 from .limits import bound
 from .message_list import MessageList, Node
 from .model import (
+    MILLISECOND_INTEGERS,
     ActivityMessage,
     AssistantMessage,
     DeveloperMessage,
@@ -59,10 +60,6 @@ from .wire import content_parts, messages_from_dicts
 
 __all__ = ["Reducer"]
 
-# Integer timestamps in this range are milliseconds as they stand (see epoch_ms): from
-# March 1973 to the largest integer a float holds exactly.
-_MS_FROM: Final = 100_000_000_000
-_MS_UNTIL: Final = 2**53
 # The events whose item is a tool call (a result's item is its tool message).
 _CALL_EVENTS: Final = frozenset(
     {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK"}
@@ -468,13 +465,9 @@ class Reducer:
         self._stamp(event["timestamp"], times, item_id if type(item_id) is str else None)
 
     def _stamp(self, timestamp: object, times: dict[str, list[float]], item_id: str | None) -> None:
-        """The time on the current run and, if named, on the item's entry in ``times``.
-
-        An integer of milliseconds, the form AG-UI's SDKs write, is taken without
-        :func:`epoch_ms`'s questions: most of a timed stream's events come here.
-        """
-        if type(timestamp) is int and _MS_FROM <= timestamp < _MS_UNTIL:
-            at = float(timestamp)
+        """The time on the current run and, if named, on the item's entry in ``times``."""
+        if type(timestamp) is int and timestamp in MILLISECOND_INTEGERS:
+            at = float(timestamp)  # most of a timed stream's events: no call
         else:
             found = epoch_ms(timestamp)
             if found is None:
