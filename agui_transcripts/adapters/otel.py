@@ -199,6 +199,11 @@ class _Content:
 # -- times ---------------------------------------------------------------------------
 
 
+def _ns(at_ms: float) -> int:
+    """A time in milliseconds since the epoch as a span's nanoseconds."""
+    return int(at_ms * 1_000_000)
+
+
 @dataclass(slots=True)
 class _Clock:
     """Span times: the events' timestamps, or synthetic ones from the event order."""
@@ -208,7 +213,7 @@ class _Clock:
 
     def of(self, at_ms: float | None, index: int | None, fallback_ns: int) -> int:
         if at_ms is not None:
-            return int(at_ms * 1_000_000)
+            return _ns(at_ms)
         self.synthetic = True
         if index is None:
             return fallback_ns
@@ -317,7 +322,6 @@ class _Builder:
                     run = transcript.run_of(message)
                     if run is not None:
                         self.added.setdefault(run.index, []).append(message)
-        self.runs: list[_Run] = []
         self.by_run_id: dict[str, _Run] = {}
 
     def _start(
@@ -330,9 +334,12 @@ class _Builder:
             name, context=context, kind=kind, attributes=attributes, start_time=start_ns
         )
 
-    def _agent_name(self, fallback: str | None) -> str:
-        chosen = self.agent_name or fallback
-        return f"invoke_agent {chosen}" if chosen else "invoke_agent"
+    def _conversation(self, run: RunRecord, attributes: dict[str, Any]) -> None:
+        """The thread, as the conventions and OpenInference name it."""
+        thread = run.thread_id or self.transcript.thread_id
+        if thread is not None:
+            attributes["gen_ai.conversation.id"] = thread
+            attributes["session.id"] = thread
 
     def run_span(self, run: RunRecord) -> _Run:
         now = self.clock.base_ns
@@ -344,10 +351,7 @@ class _Builder:
             "ag_ui.run.index": run.index,
             "ag_ui.run.outcome": run.outcome or "running",
         }
-        thread = run.thread_id or self.transcript.thread_id
-        if thread is not None:
-            attributes["gen_ai.conversation.id"] = thread
-            attributes["session.id"] = thread
+        self._conversation(run, attributes)
         if self.agent_name:
             attributes["gen_ai.agent.name"] = self.agent_name
             attributes["agent.name"] = self.agent_name
@@ -369,7 +373,7 @@ class _Builder:
         self._run_content(run, attributes)
         parent = self.by_run_id.get(run.parent_run_id) if run.parent_run_id else None
         span = self._start(
-            self._agent_name(None),
+            f"invoke_agent {self.agent_name}" if self.agent_name else "invoke_agent",
             parent.span if parent is not None else None,
             self.trace.SpanKind.CLIENT,
             attributes,
@@ -378,7 +382,6 @@ class _Builder:
         if status != "UNSET":
             span.set_status(self.trace.Status(self.trace.StatusCode[status], description))
         made = _Run(run, span, start, end)
-        self.runs.append(made)
         if run.run_id is not None:
             self.by_run_id.setdefault(run.run_id, made)
         return made
@@ -412,20 +415,16 @@ class _Builder:
         messages = self.subagent_messages.get((owner.run.index, subagent_run_id), [])
         times = [self.transcript.times.messages.get(m.id) for m in messages]
         timed = [t for t in times if t is not None]
-        start = int(min(t[0] for t in timed) * 1_000_000) if timed else owner.start_ns
-        end = int(max(t[1] for t in timed) * 1_000_000) if timed else owner.end_ns
-        if not timed:
-            self.clock.synthetic = self.clock.synthetic or owner.run.started_at is None
+        # Untimed, it spans its run (whose own times are synthetic if the run's are).
+        start = _ns(min(t[0] for t in timed)) if timed else owner.start_ns
+        end = _ns(max(t[1] for t in timed)) if timed else owner.end_ns
         attributes: dict[str, Any] = {
             "gen_ai.operation.name": "invoke_agent",
             "openinference.span.kind": "AGENT",
             "ag_ui.subagent.run_id": subagent_run_id,
             "ag_ui.run.index": owner.run.index,
         }
-        thread = owner.run.thread_id or self.transcript.thread_id
-        if thread is not None:
-            attributes["gen_ai.conversation.id"] = thread
-            attributes["session.id"] = thread
+        self._conversation(owner.run, attributes)
         if self.content.enabled:
             outputs = [g for g in (genai_message(m.to_dict()) for m in messages) if g]
             if outputs:
@@ -445,14 +444,14 @@ class _Builder:
         results = [self.by_message_id.get(r.message_id) for r in record.results]
         answers = [m for m in results if isinstance(m, ToolMessage)]
         answer_times = [self.transcript.times.messages.get(m.id) for m in answers]
-        start = (
-            int(call_times[1] * 1_000_000)
-            if call_times is not None
-            else self.clock.of(None, record.event_index, owner.start_ns)
-        )
-        if owner.run.started_at is not None and call_times is None:
+        if call_times is not None:
+            start = _ns(call_times[1])  # its arguments complete: the tool can run
+        elif owner.run.started_at is not None:
             start = owner.start_ns  # a timed run, an untimed call: the run's own start
-        ends = [int(t[0] * 1_000_000) for t in answer_times if t is not None]
+            self.clock.synthetic = True
+        else:
+            start = self.clock.of(None, record.event_index, owner.start_ns)
+        ends = [_ns(t[0]) for t in answer_times if t is not None]
         end = max([start, *ends]) if ends else (owner.end_ns if call_times is None else start)
         attributes: dict[str, Any] = {
             "gen_ai.operation.name": "execute_tool",
