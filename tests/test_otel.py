@@ -75,6 +75,23 @@ ALLOWED = (
 )
 
 
+def parse_otlp_json(text: str) -> ExportTraceServiceRequest:
+    """OTLP/JSON text parsed by the OTLP protobuf schema (failing on anything unknown).
+
+    OTLP/JSON writes ids in hex; protobuf's JSON mapping reads bytes as base64.
+    """
+    as_protobuf = json.loads(
+        text,
+        object_hook=lambda node: {
+            key: base64.b64encode(bytes.fromhex(value)).decode()
+            if key in ("traceId", "spanId", "parentSpanId")
+            else value
+            for key, value in node.items()
+        },
+    )
+    return ParseDict(as_protobuf, ExportTraceServiceRequest())
+
+
 def corpus() -> Iterator[Any]:
     for path in STREAM_FILES:
         yield pytest.param(path, id=f"{path.parent.name}/{path.name}")
@@ -146,18 +163,7 @@ def test_the_otlp_json_is_a_valid_export_request_with_names_of_the_conventions(
     path: Path,
 ) -> None:
     spans = to_otel_spans(_transcript(path), content=True, scores={"accuracy": 1.0})
-    document = otlp_json(spans)
-    # OTLP/JSON writes ids in hex; protobuf's JSON mapping reads bytes as base64.
-    as_protobuf = json.loads(
-        json.dumps(document),
-        object_hook=lambda node: {
-            key: base64.b64encode(bytes.fromhex(value)).decode()
-            if key in ("traceId", "spanId", "parentSpanId")
-            else value
-            for key, value in node.items()
-        },
-    )
-    request = ParseDict(as_protobuf, ExportTraceServiceRequest())
+    request = parse_otlp_json(json.dumps(otlp_json(spans)))
     written = [s for r in request.resource_spans for g in r.scope_spans for s in g.spans]
     assert len(written) == len(spans)
     assert {g.schema_url for r in request.resource_spans for g in r.scope_spans} == {

@@ -3,7 +3,6 @@ on loopback that decodes what it is sent with the OTLP protobuf schema."""
 
 from __future__ import annotations
 
-import base64
 import json
 import threading
 from collections.abc import Iterator
@@ -12,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf.json_format import ParseDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from agui_transcripts.cli import main
 from agui_transcripts.logs import fold_log
+
+from .test_otel import parse_otlp_json
 
 ROOT = Path(__file__).parent.parent
 RUNS = ROOT / "examples" / "runs"
@@ -86,16 +86,7 @@ def test_convert_writes_one_valid_otlp_json_request_per_log(
     assert len(lines) == len(LOGS)
     for line, log in zip(lines, LOGS, strict=True):
         document = json.loads(line)
-        as_protobuf = json.loads(
-            line,
-            object_hook=lambda node: {
-                key: base64.b64encode(bytes.fromhex(value)).decode()
-                if key in ("traceId", "spanId", "parentSpanId")
-                else value
-                for key, value in node.items()
-            },
-        )
-        request = ParseDict(as_protobuf, ExportTraceServiceRequest())
+        request = parse_otlp_json(line)
         spans = [s for r in request.resource_spans for g in r.scope_spans for s in g.spans]
         assert len(spans) == _expected_spans(log)
         assert document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"]
