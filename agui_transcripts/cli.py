@@ -619,9 +619,9 @@ def show_text(
 
 def _run_line(mark: RunMark) -> str:
     run = mark.run
-    when = time_label(run, mark.kind)
+    when = time_label(mark)
     if mark.kind == "start":
-        at = f" {when}" if when and not mark.again else ""
+        at = f" {when}" if when else ""
         return f"── {run_label(run)}{' (continued)' if mark.again else ''}{at} ──"
     words = [f"── end of {run_label(run)}: {outcome_label(run)}"]
     if when:

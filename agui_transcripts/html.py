@@ -122,10 +122,10 @@ def shown_messages(transcript: Viewable, *, ordered: bool, subagents: Subagents)
 
 def _run_mark(mark: RunMark) -> str:
     run = mark.run
-    when = time_label(run, mark.kind)
+    when = time_label(mark)
     if mark.kind == "start":
         again = " (continued)" if mark.again else ""
-        at = f" <time>{_e(when)}</time>" if when and not mark.again else ""
+        at = f" <time>{_e(when)}</time>" if when else ""
         return f'<div class="run">{_e(run_label(run))}{again}{at}</div>'
     detail = f" <time>{_e(when)}</time>" if when else ""
     detail += f" — {_e(run.error_message)}" if run.error_message else ""

@@ -199,13 +199,15 @@ def outcome_label(run: RunRecord) -> str:
     return run.outcome or "still running"
 
 
-def time_label(run: RunRecord, kind: Literal["start", "end"]) -> str | None:
+def time_label(mark: RunMark) -> str | None:
     """When the run started (``at 12:35:09.723 UTC``) or how long it took (``in 1.25 s``).
 
-    None for a run no event timestamp dates.
+    None for a run no event timestamp dates, and for a run's start shown again (its
+    time was given where it first started).
     """
-    if kind == "start":
-        if run.started_at is None:
+    run = mark.run
+    if mark.kind == "start":
+        if run.started_at is None or mark.again:
             return None
         moment = datetime.fromtimestamp(run.started_at / 1000, tz=timezone.utc)
         return f"at {moment:%Y-%m-%d %H:%M:%S}.{moment.microsecond // 1000:03d} UTC"
