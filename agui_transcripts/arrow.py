@@ -208,7 +208,8 @@ def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
                 frame[field.name] = pandas.Series(cells, index=frame.index, dtype=object)
         return frame.astype({"run_index": "Int64"})  # null for rows per log, not NaN
     key, parallel = _ITEMS[view]
-    item_fields = row_schema().field(key).type.value_type.names
+    item_type = row_schema().field(key).type.value_type
+    item_fields = item_type.names
     records = [
         {
             **{name: row.get(name) for name in _WHERE},
@@ -221,7 +222,6 @@ def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
     ]
     columns = [*_WHERE, "position", *(name for name, _ in parallel), *item_fields]
     frame = pandas.DataFrame.from_records(records, columns=columns)
-    item_type = row_schema().field(key).type.value_type
     counts = {f.name: "Int64" for f in item_type if _pyarrow().types.is_integer(f.type)}
     return frame.astype({"run_index": "Int64", "position": "int64", **counts})
 
