@@ -825,14 +825,13 @@ def epoch_ms(timestamp: object) -> float | None:
     scaled. Booleans, non-finite and negative numbers are not timestamps.
     """
     kind = type(timestamp)
-    if kind is int:
-        whole = cast(int, timestamp)
-        if whole in MILLISECOND_INTEGERS:
-            return float(whole)
-    elif kind is not float:
+    if kind is not int and kind is not float:
         return None  # bool is neither
+    number = cast("int | float", timestamp)
+    if kind is int and number in MILLISECOND_INTEGERS:
+        return float(number)
     try:
-        value = float(cast(float, timestamp))
+        value = float(number)
     except OverflowError:  # an int past float's range
         return None
     if not 0 <= value < math.inf:
