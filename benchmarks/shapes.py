@@ -194,6 +194,148 @@ def timed(size: int) -> Iterator[Event]:
         yield {**event, "timestamp": 1_700_000_000_000 + index}
 
 
+# Token-sized pieces of text and of a call's JSON arguments, 1-4 characters each.
+TOKENS = ("The", " we", "ath", "er", " in", " Par", "is", " is", " m", "ild", ",", " 18", "C")
+# A call's arguments, 61 characters: 31 deltas of one or two.
+ARGUMENTS = '{"city": "Paris", "units": "metric", "when": "tomorrow 9:00"}'
+
+
+def _tokens(pieces: tuple[str, ...], count: int, seed: int) -> Iterator[str]:
+    for i in range(count):
+        yield pieces[(seed + i) % len(pieces)]
+
+
+def per_token(size: int) -> Iterator[Event]:
+    """Recorded from a real model: one delta per token and keys nobody reads on every event.
+
+    Each run streams a text message of 150 token deltas, a call whose arguments come in 31
+    deltas, its result and an answer of 150 more. Every event carries the producer's
+    ``timestamp`` and a recorder's own ``_timestamp`` and ``_seq``, as logged runs do.
+    """
+    emitted = turn = 0
+    while emitted < size:
+        turn += 1
+        run, m1, m2, call = f"run-{turn}", f"a{turn}", f"b{turn}", f"c{turn}"
+        events: list[Event] = [
+            {
+                "type": "RUN_STARTED",
+                "threadId": "t",
+                "runId": run,
+                "input": {
+                    "threadId": "t",
+                    "runId": run,
+                    "state": {},
+                    "messages": [{"id": f"u{turn}", "role": "user", "content": "Weather?"}],
+                    "tools": [],
+                    "context": [],
+                    "forwardedProps": {},
+                },
+            },
+            {"type": "TEXT_MESSAGE_START", "messageId": m1, "role": "assistant"},
+            *(
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": m1, "delta": d}
+                for d in _tokens(TOKENS, 150, turn)
+            ),
+            {"type": "TEXT_MESSAGE_END", "messageId": m1},
+            {
+                "type": "TOOL_CALL_START",
+                "toolCallId": call,
+                "toolCallName": "get_weather",
+                "parentMessageId": m1,
+            },
+            *(
+                {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": d}
+                for d in (ARGUMENTS[i : i + 2] for i in range(0, len(ARGUMENTS), 2))
+            ),
+            {"type": "TOOL_CALL_END", "toolCallId": call},
+            {
+                "type": "TOOL_CALL_RESULT",
+                "messageId": f"r{turn}",
+                "toolCallId": call,
+                "content": "18C and sunny",
+                "role": "tool",
+            },
+            {"type": "TEXT_MESSAGE_START", "messageId": m2, "role": "assistant"},
+            *(
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": m2, "delta": d}
+                for d in _tokens(TOKENS, 150, turn + 5)
+            ),
+            {"type": "TEXT_MESSAGE_END", "messageId": m2},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": run},
+        ]
+        for event in events:
+            event["timestamp"] = 1_700_000_000_000 + emitted
+            event["_timestamp"] = f"2026-12-04T10:00:{emitted % 60:02d}.{emitted % 1000:03d}Z"
+            event["_seq"] = emitted
+            emitted += 1
+            yield event
+
+
+def long_thread(size: int) -> Iterator[Event]:
+    """One thread of short runs whose inputs restate the whole history, as harnesses send.
+
+    Each run's input holds every message so far (user turns, the assistant's calls, their
+    results and answers) and a new user turn; the run answers with a call, its result and
+    a streamed answer: 13 events a run, so 13k events are 1,000 runs (the file grows with
+    the square of the runs, as such logs do).
+    """
+    history: list[dict[str, Any]] = []
+    emitted = turn = 0
+    while emitted < size:
+        turn += 1
+        run, call, answer = f"run-{turn}", f"c{turn}", f"b{turn}"
+        history.append({"id": f"u{turn}", "role": "user", "content": f"Weather on day {turn}?"})
+        yield {
+            "type": "RUN_STARTED",
+            "threadId": "t",
+            "runId": run,
+            "input": {
+                "threadId": "t",
+                "runId": run,
+                "state": {},
+                "messages": list(history),
+                "tools": [],
+                "context": [],
+                "forwardedProps": {},
+            },
+        }
+        yield {"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "get_weather"}
+        yield {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"day": '}
+        yield {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": f"{turn}}}"}
+        yield {"type": "TOOL_CALL_END", "toolCallId": call}
+        yield {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": f"r{turn}",
+            "toolCallId": call,
+            "content": "18C and sunny",
+            "role": "tool",
+        }
+        yield {"type": "TEXT_MESSAGE_START", "messageId": answer, "role": "assistant"}
+        words = list(_deltas(4, turn))
+        for d in words:
+            yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": answer, "delta": d}
+        yield {"type": "TEXT_MESSAGE_END", "messageId": answer}
+        yield {"type": "RUN_FINISHED", "threadId": "t", "runId": run}
+        emitted += 13
+        # What the next input restates: the call (under an assistant message the stream
+        # never named, as clients write it), its result and the answer.
+        history += [
+            {
+                "id": f"x{turn}",
+                "role": "assistant",
+                "toolCalls": [
+                    {
+                        "id": call,
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": f'{{"day": {turn}}}'},
+                    }
+                ],
+            },
+            {"id": f"r{turn}", "role": "tool", "toolCallId": call, "content": "18C and sunny"},
+            {"id": answer, "role": "assistant", "content": "".join(words)},
+        ]
+
+
 SHAPES: dict[str, Shape] = {
     "mixed": mixed,
     "timed": timed,
@@ -201,6 +343,8 @@ SHAPES: dict[str, Shape] = {
     "tool_loop": tool_loop,
     "snapshots": snapshots,
     "subagents": subagents,
+    "per_token": per_token,
+    "long_thread": long_thread,
 }
 
 
