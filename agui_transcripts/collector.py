@@ -22,6 +22,7 @@ from .pipeline import ProtocolPipeline
 from .readers import EventReader, EventStream, Source, read_events, reads_as_path
 from .recording import read_run_input
 from .reduce import Reducer
+from .restated import SharedMessages
 from .text_budget import DeltaRoute
 from .transcript import Transcript
 
@@ -39,11 +40,13 @@ RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
 
 
-def _run_inputs(run_input: RunInput | list[RunInput] | None) -> list[dict[str, Any]]:
+def _run_inputs(
+    run_input: RunInput | list[RunInput] | None, shared: SharedMessages
+) -> list[dict[str, Any]]:
     if run_input is None:
         return []
     items = run_input if isinstance(run_input, (list, tuple)) else [run_input]
-    return [normalize_run_input(item) for item in items]
+    return [normalize_run_input(item, shared=shared) for item in items]
 
 
 class Collector:
@@ -107,7 +110,7 @@ class Collector:
         self._pipeline.intake = EventIntake(self.sink, max_events=self.limits.max_events)
         self._reducer = Reducer(
             self.sink,
-            run_inputs=_run_inputs(self._run_input),
+            run_inputs=_run_inputs(self._run_input, self._pipeline.intake.shared),
             client_tools=self._client_tools,
             max_text_chars=self.limits.max_text_chars,
             max_state_bytes=self.limits.max_state_bytes,
@@ -307,7 +310,9 @@ class Collector:
         inputs given up front.
         """
         self._forget_routes()
-        self._reducer.add_run_input(normalize_run_input(run_input))
+        self._reducer.add_run_input(
+            normalize_run_input(run_input, shared=self._pipeline.intake.shared)
+        )
 
     @property
     def transcript(self) -> Transcript:

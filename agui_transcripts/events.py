@@ -32,6 +32,7 @@ from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
+from .restated import SharedMessages
 from .schema import (
     CAMEL_FIELDS,
     COMMON,
@@ -414,6 +415,7 @@ class EventIntake:
         "_thinking_message",
         "_thinking_span",
         "count",
+        "shared",
         "sink",
         "stopped",
     )
@@ -435,6 +437,9 @@ class EventIntake:
         self._thinking_message: str | None = None
         # What is reported once per stream: unknown keys, producer spellings, minting.
         self._reported: set[str] = set()
+        #: Run input messages, one dict per id and content for every input that restates
+        #: them (see .restated).
+        self.shared = SharedMessages(_normalize_structure)
 
     def normalize(self, item: object, *, line: int | None = None) -> Event | None:
         """Return the canonical event for ``item``, or None if it is not applied.
@@ -701,7 +706,10 @@ class EventIntake:
             if nested and renamed in _NESTED_KEYS:
                 # An interrupt's null attribution is rejected, never read as absent (V5);
                 # a snapshot message's is stripped (A6).
-                value = _normalize_structure(value, _KEEP_NULL.get(renamed, _NONE))
+                if renamed == "input":
+                    value = self.shared.normalize_input(value, _NONE)
+                else:
+                    value = _normalize_structure(value, _KEEP_NULL.get(renamed, _NONE))
             event[renamed] = value
 
         if unknown:
@@ -871,8 +879,13 @@ def normalize_event(item: object) -> Event | None:
     return event
 
 
-def normalize_run_input(run_input: object) -> dict[str, Any]:
-    """A ``RunAgentInput`` (SDK object, or dict in either key spelling) as a wire dict."""
+def normalize_run_input(
+    run_input: object, *, shared: SharedMessages | None = None
+) -> dict[str, Any]:
+    """A ``RunAgentInput`` (SDK object, or dict in either key spelling) as a wire dict.
+
+    ``shared``: the intake's table, so the inputs of one fold share restated messages.
+    """
     if isinstance(run_input, Mapping):
         data: Any = run_input
     elif callable(getattr(run_input, "model_dump", None)):
@@ -881,5 +894,8 @@ def normalize_run_input(run_input: object) -> dict[str, Any]:
         raise TypeError(
             f"run_input must be a RunAgentInput or a dict, not {type(run_input).__name__}"
         )
-    normalized: dict[str, Any] = _normalize_structure(data)
+    if shared is not None:
+        normalized: dict[str, Any] = shared.normalize_input(data, _NONE)
+    else:
+        normalized = _normalize_structure(data)
     return normalized

@@ -87,6 +87,8 @@ class MessageList:
     def _forget(self) -> None:
         # The first node that held each message id (a later duplicate id joins no index).
         self._by_id: dict[str, Node] = {}
+        # How many nodes the list holds.
+        self._size = 0
         # The node of the assistant message that declares each call id.
         self._call_owner: dict[str, Node] = {}
         # The messages as last listed; None once the list changed.
@@ -116,6 +118,23 @@ class MessageList:
         while node is not self._head:
             yield node
             node = node.next
+
+    def tail_after(self, ids: set[str]) -> list[Message] | None:
+        """The messages after those with these ids, when those are exactly the first ones.
+
+        None unless the list begins with one message of each id and nothing else: a
+        walk back from the end over the messages not named, never over the rest.
+        """
+        tail: list[Message] = []
+        head = self._head
+        node = head.prev
+        while node is not head and node.message.id not in ids:
+            tail.append(node.message)
+            node = node.prev
+        if self._size - len(tail) != len(ids):
+            return None
+        tail.reverse()
+        return tail
 
     def __bool__(self) -> bool:
         return bool(self._by_id)
@@ -196,6 +215,7 @@ class MessageList:
         """Add a message right after ``anchor``."""
         node = self._link_after(anchor, Node(message))
         self._by_id.setdefault(message.id, node)
+        self._size += 1
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:

@@ -54,9 +54,10 @@ from .model import (
 )
 from .patch import PatchError, PatchTooLarge, apply_patch, json_size
 from .reconcile import Match, reconcile, restates_call
+from .restated import StatedMessages
 from .run_inputs import RunInputs
 from .text_budget import DeltaRoute, TextBudget
-from .wire import content_parts, messages_from_dicts
+from .wire import content_parts, message_from_dict, messages_from_dicts
 
 __all__ = ["Reducer"]
 
@@ -270,6 +271,7 @@ class Reducer:
         "_start_raw",
         "_started",
         "_state_size",
+        "_stated",
         "_stretch",
         "_text",
         "_unchecked",
@@ -315,6 +317,8 @@ class Reducer:
         self.times = ItemTimes()
         # The messages, in the reference client's order, with their indexes.
         self._list = MessageList()
+        # The held message each input message was found to be (see .restated).
+        self._stated = StatedMessages()
         # Characters each message and call took from deltas, against the text limit.
         self._text = TextBudget(max_text_chars, self._report)
         # The state limit, and the size estimates of the state and of each activity's
@@ -705,15 +709,34 @@ class Reducer:
         identity (:mod:`.reconcile`); each copy under a new id is an ``input-echo``, and
         a tool message it restates counts as delivered to the agent.
         """
-        messages = messages_from_dicts(
-            run_input.get("messages", []), where="input/messages", report=self._report
-        )
+        items = run_input.get("messages", [])
+        if type(items) is not list:
+            messages_from_dicts(items, where="input/messages", report=self._report)
+            return False
+        # What earlier inputs stated, unchanged and still held, is skipped: only the rest
+        # is read, against the held messages after those (see .restated).
+        start, stated = self._stated.known_prefix(items, self._list.__contains__)
+        tail = self._list.tail_after(stated) if start else None
+        if tail is None:
+            start = 0
+        read: list[tuple[Any, Message]] = []
+        for position in range(start, len(items)):
+            message = message_from_dict(
+                items[position], where=f"input/messages/{position}", report=self._report
+            )
+            if message is not None:
+                read.append((items[position], message))
+        messages = [message for _, message in read]
         if not messages:
+            self._stretch += start > 0
             return False
         new_turn = False
-        held = self._list.messages if self._may_restate(messages) else []
-        for rank, (message, match) in enumerate(
-            zip(messages, self._echoes(held, messages), strict=True)
+        if tail is not None:
+            held = tail
+        else:
+            held = self._list.messages if self._may_restate(messages) else []
+        for rank, ((item, message), match) in enumerate(
+            zip(read, self._echoes(held, messages), strict=True), start
         ):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)
@@ -730,14 +753,21 @@ class Reducer:
                         message_id=message.id,
                         tool_call_id=ours.tool_call_id if isinstance(ours, ToolMessage) else None,
                     )
+                self._stated.note(item, ours.id)
                 continue
             if message.id in self._list:
+                self._stated.note(item, message.id)
                 continue
-            if isinstance(message, ToolMessage) and not self._accept_client_result(message):
-                continue
+            if isinstance(message, ToolMessage):
+                echoed = self._echoed_result(message)
+                if echoed is not None:
+                    self._stated.note(item, echoed)
+                    continue
+                self._accept_client_result(message)
             message.seq = self._index
             message.rank = rank
             node = self._list.append(message)
+            self._stated.note(item, message.id)
             self._register_calls(node)
             if isinstance(message, ToolMessage):
                 if self._list.has_call(message.tool_call_id) or (
@@ -756,31 +786,42 @@ class Reducer:
         self._stretch += 1
         return new_turn
 
-    def _accept_client_result(self, message: ToolMessage) -> bool:
-        """Whether a tool message from a run input is a new answer (not an echo).
+    def _echoed_result(self, message: ToolMessage) -> str | None:
+        """The held result a tool message from a run input copies under another id.
 
-        The first answer to a call stands (I17): a server result in the stream is never
-        replaced by a client's. An identical copy under another id is an echo.
+        An identical copy is an echo, reported and delivered, not added: the id of the
+        first held result it copies; None for a new answer.
         """
         record = self._record(message.tool_call_id)
         if record is None or not record.results:
-            return True
-        held = [self._list.node(result.message_id) for result in record.results]
-        contents = [
-            node.message.content
-            for node in held
-            if node is not None and isinstance(node.message, ToolMessage)
-        ]
-        if message.content in contents:
-            self.delivered_ids.update(r.message_id for r in record.results)
-            self._report(
-                "input-echo",
-                f"run input tool message {message.id!r} repeats the held result of "
-                f"{message.tool_call_id!r}; not added again",
-                message_id=message.id,
-                tool_call_id=message.tool_call_id,
-            )
-            return False
+            return None
+        for result in record.results:
+            node = self._list.node(result.message_id)
+            if (
+                node is not None
+                and isinstance(node.message, ToolMessage)
+                and node.message.content == message.content
+            ):
+                self.delivered_ids.update(r.message_id for r in record.results)
+                self._report(
+                    "input-echo",
+                    f"run input tool message {message.id!r} repeats the held result of "
+                    f"{message.tool_call_id!r}; not added again",
+                    message_id=message.id,
+                    tool_call_id=message.tool_call_id,
+                )
+                return node.message.id
+        return None
+
+    def _accept_client_result(self, message: ToolMessage) -> None:
+        """Report a tool message from a run input that answers an answered call anew.
+
+        The first answer to a call stands (I17): a server result in the stream is never
+        replaced by a client's; the new answer is kept as a conflict.
+        """
+        record = self._record(message.tool_call_id)
+        if record is None or not record.results:
+            return
         if any(result.source == "stream" for result in record.results):
             self._report(
                 "client-result-for-server-call",
@@ -798,7 +839,6 @@ class Reducer:
                 tool_call_id=message.tool_call_id,
             )
         self._conflicts.add(message.id)
-        return True
 
     def _may_restate(self, messages: list[Message]) -> bool:
         """Whether an input can restate held history, judged without walking the history.

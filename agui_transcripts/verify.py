@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 from .diagnostics import DiagnosticSink
 from .events import Event, json_kind
 from .model import content_is_unfit
+from .restated import same
 from .schema import COMMON, EVENTS
 
 __all__ = ["SUPPORTED_PROTOCOL_VERSION", "RunState", "Verifier"]
@@ -207,6 +208,8 @@ class Verifier:
         self._subagents_done: set[str] = set()
         # Owners, retained after close for the rest of the run; first writer wins (V12).
         self._message_owner: dict[str, str | None] = {}
+        # The input messages seeded so far, by id (see _seed_owners).
+        self._seeded: dict[str, dict[str, Any]] = {}
         self._tool_owner: dict[str, str | None] = {}
         self._span_owner: dict[str, str | None] = {}
         self._activity_owner: dict[str, str | None] = {}
@@ -578,9 +581,17 @@ class Verifier:
             )
 
     def _seed_owners(self, messages: list[Any], *, authoritative: bool, where: str) -> None:
+        seeded = self._seeded
         for position, message in enumerate(messages):
             if not isinstance(message, dict) or not isinstance(message.get("id"), str):
                 continue
+            if not authoritative:
+                # An input message read before (the intake's shared dict) seeds nothing
+                # new: it only adds owners not known yet, and was reported then.
+                before = seeded.get(message["id"])
+                if before is message or (before is not None and same(before, message)):
+                    continue
+                seeded[message["id"]] = message
             content = message.get("content")
             if content_is_unfit(message.get("role"), content):
                 # The schema the reference enforces on events; a client's own input is
