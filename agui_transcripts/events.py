@@ -315,21 +315,22 @@ _MODEL_PLANS: dict[type, _ModelPlan | None] = {}
 _ATOMIC_VALUE_TYPES: Final = frozenset({str, int, float, bool})
 
 
-def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool] | None:
+def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool, dict[str, Any] | None] | None:
     """An SDK event model's fields by wire name, read without ``model_dump``.
 
     Reading the fields straight from the model (and its nested models, see
-    :mod:`._dump`) is several times cheaper than dumping it. Returns the fields and
-    whether they are a canonical event as they are; None (use ``model_dump``) for
-    anything else: not a plain pydantic event, extra fields, a None that is a value, or a
-    structure :func:`json_value` cannot vouch for.
+    :mod:`._dump`) is several times cheaper than dumping it. Returns the fields (extra
+    ones last, as ``model_dump`` puts them), whether they are a canonical event as they
+    are once the extra keys are known to need no rewrite, and the extra fields (None
+    without); None (use ``model_dump``) for anything else: not a plain pydantic event, a
+    None that is a value or an extra, or a structure :func:`json_value` cannot vouch for.
     """
     cls = type(item)
     try:
         plan = _MODEL_PLANS[cls]
     except KeyError:
         plan = _MODEL_PLANS[cls] = _model_plan(cls)
-    if plan is None or getattr(item, "__pydantic_extra__", None):
+    if plan is None:
         return None
     kind, wire, structured, required, canonical = plan
     fields: dict[str, Any] = {}
@@ -345,7 +346,19 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool] | None:
     if not required.issubset(fields):
         return None  # a None to keep, for the verifier to judge
     fields["type"] = kind
-    return fields, canonical
+    extra = getattr(item, "__pydantic_extra__", None)
+    if not extra:
+        return fields, canonical, None
+    for key, value in extra.items():
+        if type(key) is not str or key in fields or value is None:
+            return None
+        value = json_value(value)
+        if value is NOT_PLAIN:
+            return None
+        fields[key] = value
+    # Extra keys may be another spelling of a field: a flat type's are judged by the
+    # intake (its unknown keys said), any other type's by the full rewrite.
+    return fields, canonical and kind in _FAST_TYPES, extra
 
 
 # Each type's fields by the attribute names an object may hold them under (its SDK
@@ -411,6 +424,7 @@ class EventIntake:
     __slots__ = (
         "_max_events",
         "_minted",
+        "_readable",
         "_reported",
         "_thinking_message",
         "_thinking_span",
@@ -437,6 +451,8 @@ class EventIntake:
         self._thinking_message: str | None = None
         # What is reported once per stream: unknown keys, producer spellings, minting.
         self._reported: set[str] = set()
+        # Whether a flat event's keys need no rewrite: AG-UI's and the unknown ones said.
+        self._readable: frozenset[str] = _CANONICAL_KEYS
         #: Run input messages, one dict per id and content for every input that restates
         #: them (see .restated).
         self.shared = SharedMessages(_normalize_structure)
@@ -459,8 +475,8 @@ class EventIntake:
             return self._from_mapping(event, index, line, from_object=False)
         flat = _sdk_event_fields(item)  # first: SDK events are the other common input
         if flat is not None:
-            fields, canonical = flat
-            if canonical:
+            fields, canonical, extra = flat
+            if canonical and (extra is None or self._readable.issuperset(extra)):
                 return fields
             return self._from_mapping(fields, index, line, from_object=True)
         if isinstance(item, (str, bytes, bytearray, memoryview)):
@@ -489,16 +505,18 @@ class EventIntake:
             if (
                 type(kind) is str
                 and (
-                    kind in _FAST_TYPES
+                    # A flat type's keys: AG-UI's, or a recorder's own already reported
+                    # (kept on the event, read by nobody, as the full rewrite keeps them).
+                    (kind in _FAST_TYPES and self._readable.issuperset(value))
                     # A result or run end holding no structure: nothing to rewrite inside
                     # (unless a lenient repair applies).
                     or (
                         kind in _NESTED_TYPES
                         and _holds_no_structure(value)
                         and (kind not in _REPAIRED_TYPES or self._as_sent(kind, value))
+                        and _is_canonical_key_set(value)
                     )
                 )
-                and _is_canonical_key_set(value)
                 # Cheaper than scanning the values for None. (find, not `in`: bytes'
                 # `in` first tries its operand as an int, an exception per call.)
                 and (plain or data.find(b"null") < 0)
@@ -726,6 +744,9 @@ class EventIntake:
         if not new:
             return
         self._reported.update(f"unknown:{key}" for key in new)
+        # A flat type has no aliases of its own: a key unknown to one event is unknown
+        # to all of them, and said; later events holding it need no rewrite.
+        self._readable = self._readable.union(new)
         shown = ", ".join(repr(key) for key in new)
         self.sink.report(
             "unknown-field",

@@ -78,6 +78,7 @@ def _decorated(seed: int) -> list[Any]:
                 "null-tag",
                 "meta",
                 "no-id",
+                "recorder",
             )
         )
         if action == "drop":
@@ -102,6 +103,9 @@ def _decorated(seed: int) -> list[Any]:
             events[i].pop("toolCallId", None)
         elif action == "meta":
             events[i]["metadata"] = {"k": i}
+        elif action == "recorder":  # a recorder's own keys on every event
+            for n, event in enumerate(events):
+                event["_seq"] = n
     return events
 
 
@@ -362,6 +366,16 @@ def test_sdk_reading_takes_the_shortcut_where_it_can() -> None:
     assert _sdk_event_fields(plain) == (
         {"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": "c1", "content": "18C"},
         True,
+        None,
+    )
+    # A recorder's keys on a flat event are read too, for the intake to judge.
+    extra = core.TextMessageContentEvent.model_validate(
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "hi", "_seq": 3}
+    )
+    assert _sdk_event_fields(extra) == (
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "hi", "_seq": 3},
+        True,
+        {"_seq": 3},
     )
     started = core.RunStartedEvent(
         thread_id="t",
@@ -392,6 +406,70 @@ def test_sdk_reading_takes_the_shortcut_where_it_can() -> None:
         read = _sdk_event_fields(reasoning)
         assert read is not None
         assert read[1] is False  # its role is checked on the full path
+
+
+def _with_extras(events: list[Any]) -> list[Any]:
+    """The events as recorders leave them: keys of their own on every event, some null,
+    some nested, some another spelling of a field."""
+    out = []
+    for n, event in enumerate(events):
+        extra: dict[str, Any] = {"_seq": n, "_timestamp": f"2026-12-04T10:00:{n % 60:02d}Z"}
+        if n % 7 == 3:
+            extra["_trace"] = {"span": [n, None]}
+        if n % 11 == 5:
+            extra["_note"] = None
+        if n % 13 == 4:
+            extra["parent_message_id"] = "m-other"
+        out.append({**event, **extra})
+    return out
+
+
+@pytest.mark.parametrize("events", CORPUS[: len(GOLDEN)])
+def test_lines_with_recorders_keys_read_as_the_full_rewrite_reads_them(events: list[Any]) -> None:
+    """A flat event's line holding keys already said unknown skips the full rewrite and
+    reads exactly as it would, diagnostics included."""
+    fast, general = EventIntake(), EventIntake()
+    for n, event in enumerate(_with_extras(events)):
+        line = json.dumps(event).encode()
+        expected = general._from_mapping(json.loads(line), n, n + 1, from_object=False)
+        general.count += 1
+        assert fast.decode(line, n + 1) == expected
+    assert [(d.message, d.line) for d in fast.sink.diagnostics] == [
+        (d.message, d.line) for d in general.sink.diagnostics
+    ]
+
+
+def test_the_intake_skips_the_rewrite_once_a_recorders_keys_are_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Guard for the test above: the shortcut fires from the second such line on."""
+    intake = EventIntake()
+    rewrites = [0]
+    original = EventIntake._from_mapping
+
+    def counting(self: EventIntake, *args: Any, **kwargs: Any) -> Any:
+        rewrites[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(EventIntake, "_from_mapping", counting)
+    for n in range(5):
+        line = json.dumps({**TMC("m", "hi"), "_seq": n, "timestamp": n}).encode()
+        assert intake.decode(line) == {**TMC("m", "hi"), "_seq": n, "timestamp": n}
+    assert rewrites[0] == 1
+    assert [d.code for d in intake.sink.diagnostics] == ["unknown-field"]
+
+
+@pytest.mark.parametrize("events", CORPUS[: len(GOLDEN)])
+def test_models_with_extra_keys_read_as_model_dump_reads_them(events: list[Any]) -> None:
+    """SDK models carrying keys of their own (extras) take the shortcut once those keys
+    are said, and read exactly as the full path reads them, diagnostics included."""
+    models = _sdk_models(_with_extras(events))
+    fast, general = EventIntake(), EventIntake()
+    for model in models:
+        assert fast.normalize(model) == general._from_object(model, 0, None)
+    assert [d.message for d in fast.sink.diagnostics] == [
+        d.message for d in general.sink.diagnostics
+    ]
 
 
 def _nested(depth: int) -> list[Any]:
