@@ -715,18 +715,22 @@ class Reducer:
             return False
         # What earlier inputs stated, unchanged and still held, is skipped: only the rest
         # is read, against the held messages after those (see .restated).
-        start, stated = self._stated.known_prefix(items, self._list.__contains__)
-        tail = self._list.tail_after(stated) if start else None
-        if tail is None:
-            start = 0
-        read: list[tuple[Any, Message]] = []
+        start = 0
+        tail: list[Message] | None = None
+        if len(items) > 1:  # a lone message restates nothing worth skipping
+            start, stated = self._stated.known_prefix(items, self._list.__contains__)
+            tail = self._list.tail_after(stated) if start else None
+            if tail is None:
+                start = 0
+        raws: list[Any] = []
+        messages: list[Message] = []
+        report = self._report
         for position in range(start, len(items)):
-            message = message_from_dict(
-                items[position], where=f"input/messages/{position}", report=self._report
-            )
+            item = items[position]
+            message = message_from_dict(item, where=f"input/messages/{position}", report=report)
             if message is not None:
-                read.append((items[position], message))
-        messages = [message for _, message in read]
+                raws.append(item)
+                messages.append(message)
         if not messages:
             self._stretch += start > 0
             return False
@@ -735,8 +739,8 @@ class Reducer:
             held = tail
         else:
             held = self._list.messages if self._may_restate(messages) else []
-        for rank, ((item, message), match) in enumerate(
-            zip(read, self._echoes(held, messages), strict=True), start
+        for rank, (item, message, match) in enumerate(
+            zip(raws, messages, self._echoes(held, messages), strict=True), start
         ):
             if isinstance(message, ToolMessage):
                 self.delivered_ids.add(message.id)

@@ -43,7 +43,9 @@ class SharedMessages:
     def normalize_input(self, value: Any, keep_null: frozenset[str]) -> Any:
         """A run input normalized, its messages shared with earlier inputs where equal."""
         messages = value.get("messages") if type(value) is dict else None
-        if type(messages) is not list:
+        if type(messages) is not list or len(messages) < 2:
+            # Nothing restated (a new turn alone): no table to keep. A later input that
+            # restates it keeps its own copy, which the inputs after it share.
             return self._normalize(value, keep_null, 0)
         normalized = self._normalize({**value, "messages": []}, keep_null, 0)
         if "messages" in normalized:  # not dropped by a rename to another spelling

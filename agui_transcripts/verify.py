@@ -582,10 +582,13 @@ class Verifier:
 
     def _seed_owners(self, messages: list[Any], *, authoritative: bool, where: str) -> None:
         seeded = self._seeded
+        # A lone message (a new turn) is not worth remembering: inputs that restate
+        # history hold more.
+        remember = not authoritative and len(messages) > 1
         for position, message in enumerate(messages):
             if not isinstance(message, dict) or not isinstance(message.get("id"), str):
                 continue
-            if not authoritative:
+            if remember:
                 # An input message read before (the intake's shared dict) seeds nothing
                 # new: it only adds owners not known yet, and was reported then.
                 before = seeded.get(message["id"])

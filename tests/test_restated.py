@@ -21,6 +21,7 @@ from agui_transcripts.message_list import MessageList
 from agui_transcripts.model import UserMessage
 from agui_transcripts.restated import SharedMessages, StatedMessages
 
+from .builds import requires_interpreted
 from .generate import random_stream
 
 Event = dict[str, Any]
@@ -60,6 +61,7 @@ def _restating(seed: int) -> tuple[list[Event], list[dict[str, Any]]]:
 
 
 def _without_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    requires_interpreted("the reducer calls the skip natively: it cannot be switched off")
     monkeypatch.setattr(StatedMessages, "known_prefix", lambda self, items, held: (0, set()))
 
 
@@ -123,23 +125,24 @@ def test_a_long_threads_inputs_share_their_messages() -> None:
 
 
 def test_shared_messages_give_one_dict_per_id_and_content() -> None:
-    intake = EventIntake()
-    shared = intake.shared
-    one = shared.normalize_input(
-        {"messages": [{"id": "m", "role": "user", "content": "hi"}]}, frozenset()
-    )
-    again = shared.normalize_input(
-        {"messages": [{"id": "m", "role": "user", "content": "hi"}]}, frozenset()
-    )
-    changed = shared.normalize_input(
-        {"messages": [{"id": "m", "role": "user", "content": "ho"}]}, frozenset()
-    )
-    assert again["messages"][0] is one["messages"][0]
-    assert changed["messages"][0] is not one["messages"][0]
-    assert changed["messages"][0]["content"] == "ho"
+    shared = EventIntake().shared
+
+    def read(*contents: str) -> list[Any]:
+        messages = [{"id": f"m{n}", "role": "user", "content": c} for n, c in enumerate(contents)]
+        normalized = shared.normalize_input({"messages": messages}, frozenset())
+        return list(normalized["messages"])
+
+    one = read("hi", "there")
+    again = read("hi", "there", "more")
+    changed = read("ho", "there")
+    assert again[0] is one[0]
+    assert again[1] is one[1]
+    assert changed[0] is not one[0]
+    assert changed[0]["content"] == "ho"
+    assert changed[1] is one[1]
     # snake_case keys are renamed as everywhere else; what is not a list is left to the fold.
-    snake = shared.normalize_input({"thread_id": "t", "messages": []}, frozenset())
-    assert snake == {"threadId": "t", "messages": []}
+    snake = shared.normalize_input({"thread_id": "t", "messages": [{}, {}]}, frozenset())
+    assert snake == {"threadId": "t", "messages": [{}, {}]}
     assert shared.normalize_input({"messages": "x"}, frozenset()) == {"messages": "x"}
 
 
@@ -148,11 +151,11 @@ def test_shared_messages_survive_a_message_nested_past_the_recursion_limit() -> 
     for _ in range(5000):
         deep = {"k": deep}
     shared = SharedMessages(lambda value, keep, depth: value)
-    first = shared.normalize_input({"messages": [{"id": "m", "content": deep}]}, frozenset())
+    first = shared.normalize_input({"messages": [{"id": "m", "content": deep}, {}]}, frozenset())
     other: Any = "leaf"
     for _ in range(5000):
         other = {"k": other}
-    second = shared.normalize_input({"messages": [{"id": "m", "content": other}]}, frozenset())
+    second = shared.normalize_input({"messages": [{"id": "m", "content": other}, {}]}, frozenset())
     assert second["messages"][0] is not first["messages"][0]  # not compared: read anew
 
 
