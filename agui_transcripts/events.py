@@ -507,7 +507,10 @@ class EventIntake:
                 and (
                     # A flat type's keys: AG-UI's, or a recorder's own already reported
                     # (kept on the event, read by nobody, as the full rewrite keeps them).
-                    (kind in _FAST_TYPES and self._readable.issuperset(value))
+                    (
+                        kind in _FAST_TYPES
+                        and (_is_canonical_key_set(value) or self._readable.issuperset(value))
+                    )
                     # A result or run end holding no structure: nothing to rewrite inside
                     # (unless a lenient repair applies).
                     or (
