@@ -53,9 +53,7 @@ class SharedMessages:
         return normalized
 
     def _message(self, item: Any, keep_null: frozenset[str]) -> Any:
-        if type(item) is not dict:
-            return self._normalize(item, keep_null, _MESSAGE_DEPTH)
-        message_id = item.get("id")
+        message_id = item.get("id") if type(item) is dict else None
         if type(message_id) is not str:
             return self._normalize(item, keep_null, _MESSAGE_DEPTH)
         seen = self._seen.get(message_id)

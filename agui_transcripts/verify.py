@@ -23,7 +23,6 @@ from typing import Any, Final, Literal
 from .diagnostics import DiagnosticSink
 from .events import Event, json_kind
 from .model import content_is_unfit
-from .restated import same
 from .schema import COMMON, EVENTS
 
 __all__ = ["SUPPORTED_PROTOCOL_VERSION", "RunState", "Verifier"]
@@ -589,10 +588,10 @@ class Verifier:
             if not isinstance(message, dict) or not isinstance(message.get("id"), str):
                 continue
             if remember:
-                # An input message read before (the intake's shared dict) seeds nothing
-                # new: it only adds owners not known yet, and was reported then.
-                before = seeded.get(message["id"])
-                if before is message or (before is not None and same(before, message)):
+                # An input message read before seeds nothing new: it only adds owners
+                # not known yet, and was reported then. The intake gives an unchanged
+                # one the very dict it gave before (.restated), so identity says it.
+                if seeded.get(message["id"]) is message:
                     continue
                 seeded[message["id"]] = message
             content = message.get("content")
