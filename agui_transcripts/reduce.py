@@ -767,7 +767,7 @@ class Reducer:
                 if echoed is not None:
                     self._stated.note(item, echoed)
                     continue
-                self._accept_client_result(message)
+                self._report_second_answer(message)
             message.seq = self._index
             message.rank = rank
             node = self._list.append(message)
@@ -817,7 +817,7 @@ class Reducer:
                 return node.message.id
         return None
 
-    def _accept_client_result(self, message: ToolMessage) -> None:
+    def _report_second_answer(self, message: ToolMessage) -> None:
         """Report a tool message from a run input that answers an answered call anew.
 
         The first answer to a call stands (I17): a server result in the stream is never
@@ -868,7 +868,7 @@ class Reducer:
         """Which input messages restate held ones.
 
         A tool message restates a held result only with the same content (another
-        answer to the call is judged by :meth:`_accept_client_result`). A match by
+        answer to the call is told apart by :meth:`_echoed_result`). A match by
         content alone counts only inside restated history: before a later match by id or
         call, or when the input restates the whole conversation and adds to it; else a
         turn that repeats an earlier one ("yes", "thanks") would be taken for an echo and
