@@ -21,6 +21,24 @@ def _deltas(count: int, seed: int) -> Iterator[str]:
         yield WORDS[(seed + i) % len(WORDS)]
 
 
+def _asked(run: str, turn: int) -> Event:
+    """A run's start whose input holds the user's question (and nothing restated)."""
+    return {
+        "type": "RUN_STARTED",
+        "threadId": "t",
+        "runId": run,
+        "input": {
+            "threadId": "t",
+            "runId": run,
+            "state": {},
+            "messages": [{"id": f"u{turn}", "role": "user", "content": "Weather?"}],
+            "tools": [],
+            "context": [],
+            "forwardedProps": {},
+        },
+    }
+
+
 def mixed(size: int) -> Iterator[Event]:
     """Chat turns: a user turn, streamed text, two tool calls with results, an answer."""
     emitted = turn = 0
@@ -28,20 +46,7 @@ def mixed(size: int) -> Iterator[Event]:
         turn += 1
         run, m1, m2 = f"run-{turn}", f"a{turn}", f"b{turn}"
         events: list[Event] = [
-            {
-                "type": "RUN_STARTED",
-                "threadId": "t",
-                "runId": run,
-                "input": {
-                    "threadId": "t",
-                    "runId": run,
-                    "state": {},
-                    "messages": [{"id": f"u{turn}", "role": "user", "content": "Weather?"}],
-                    "tools": [],
-                    "context": [],
-                    "forwardedProps": {},
-                },
-            },
+            _asked(run, turn),
             {"type": "TEXT_MESSAGE_START", "messageId": m1, "role": "assistant"},
             *(
                 {"type": "TEXT_MESSAGE_CONTENT", "messageId": m1, "delta": d}
@@ -217,20 +222,7 @@ def per_token(size: int) -> Iterator[Event]:
         turn += 1
         run, m1, m2, call = f"run-{turn}", f"a{turn}", f"b{turn}", f"c{turn}"
         events: list[Event] = [
-            {
-                "type": "RUN_STARTED",
-                "threadId": "t",
-                "runId": run,
-                "input": {
-                    "threadId": "t",
-                    "runId": run,
-                    "state": {},
-                    "messages": [{"id": f"u{turn}", "role": "user", "content": "Weather?"}],
-                    "tools": [],
-                    "context": [],
-                    "forwardedProps": {},
-                },
-            },
+            _asked(run, turn),
             {"type": "TEXT_MESSAGE_START", "messageId": m1, "role": "assistant"},
             *(
                 {"type": "TEXT_MESSAGE_CONTENT", "messageId": m1, "delta": d}
