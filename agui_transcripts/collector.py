@@ -13,10 +13,11 @@ from typing import Any, Final
 
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
+from .delta_runs import DELTA_ID_KEYS, DeltaRun
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input, unknown_key_count
 from .limits import DEFAULT_LIMITS, Limits
-from .model import ToolMessage
+from .model import MILLISECONDS_BELOW, MILLISECONDS_FROM, ToolMessage
 from .ownership import settle
 from .pipeline import ProtocolPipeline
 from .readers import EventReader, EventStream, Source, read_events, reads_as_path
@@ -28,13 +29,11 @@ from .transcript import Transcript
 
 __all__ = ["Collector", "afold", "fold"]
 
-# The delta events the fast lane takes, with the key naming the item they extend.
-_DELTA_ID_KEYS: Final = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
 # A plain delta's keys: its type, its item's id and the delta (and perhaps a timestamp).
 _PLAIN_DELTA_KEYS: Final = 3
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES: Final = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
-_LANE_TYPES: Final = _CHUNK_TYPES | frozenset(_DELTA_ID_KEYS)
+_LANE_TYPES: Final = _CHUNK_TYPES | frozenset(DELTA_ID_KEYS)
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -47,6 +46,21 @@ def _run_inputs(
         return []
     items = run_input if isinstance(run_input, (list, tuple)) else [run_input]
     return [normalize_run_input(item, shared=shared) for item in items]
+
+
+def all_millisecond_stamps(events: list[dict[str, Any]]) -> bool:
+    """Whether every event's ``timestamp`` is epoch milliseconds as an integer.
+
+    That form's time is recorded as it is, with no conversion that might refuse it.
+    """
+    for event in events:
+        stamp = event["timestamp"]
+        if type(stamp) is not int:
+            return False
+        number: int = stamp
+        if number < MILLISECONDS_FROM or number >= MILLISECONDS_BELOW:
+            return False
+    return True
 
 
 class Collector:
@@ -93,7 +107,7 @@ class Collector:
         # reads a timestamp of.
         self._timed_lane_types = frozenset(
             kind
-            for kind in _DELTA_ID_KEYS
+            for kind in DELTA_ID_KEYS
             if observe is None
             or not observe_timestamps
             or (observed is not None and kind not in observed)
@@ -120,7 +134,7 @@ class Collector:
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
         self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
-            kind: (id_key, {}) for kind, id_key in _DELTA_ID_KEYS.items()
+            kind: (id_key, {}) for kind, id_key in DELTA_ID_KEYS.items()
         }
         self._route_tables = tuple(routes for _, routes in self._routes.values())
         # Whether a route is held: most events come with none to forget.
@@ -200,6 +214,47 @@ class Collector:
         reducer = self._reducer
         for item in explicit:
             reducer.apply(item, index)
+
+    def feed_run(self, run: DeltaRun) -> None:
+        """Fold consecutive plain deltas of one item as a reader read them.
+
+        The first goes the usual way; where it took the delta lane, the rest append their
+        joined text at once, when the text limit lets all of it in and each timestamp is
+        the plain millisecond integer most are. Otherwise each is folded on its own, so
+        the transcript and every diagnostic (its index included) are as if they had come
+        apart.
+        """
+        events = run.events
+        index = run.index
+        self.feed_canonical(events[0], index)
+        last = len(events) - 1
+        routes = self._routes[run.kind][1]
+        route = routes.get(run.item_id) if self._routed else None
+        if route is not None:
+            rest = events[1:]
+            timed = "timestamp" in run.keys
+            if (
+                not timed or (run.kind in self._timed_lane_types and all_millisecond_stamps(rest))
+            ) and route.append("".join([event["delta"] for event in rest]), index + last):
+                if timed:
+                    # The last time: the first event was timed as it came, and those
+                    # between change nothing the last does not.
+                    self._reducer.note_delta_time(run.kind, run.item_id, events[last]["timestamp"])
+                return
+        for offset in range(1, last + 1):
+            self.feed_canonical(events[offset], index + offset)
+
+    def feed_stream(self, stream: EventStream) -> None:
+        """Fold every event of a stream read by this collector's reader, runs as runs.
+
+        The stream's reader must be the one :func:`reading_collector` was given.
+        """
+        for item in stream.with_delta_runs(self._timed_lane_types):
+            if isinstance(item, DeltaRun):
+                self.feed_run(item)
+            else:
+                index, event = item
+                self.feed_canonical(event, index)
 
     def _plain_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
         """The delta lane: a plain delta for an item every layer holds open.
@@ -408,8 +463,7 @@ def fold(
     )
     with gc_held(stream.is_local):
         try:
-            for index, event in stream.indexed():
-                collector.feed_canonical(event, index)
+            collector.feed_stream(stream)
             return collector.finish()
         finally:
             collector.release()

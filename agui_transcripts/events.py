@@ -34,12 +34,11 @@ from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
 from .restated import SharedMessages
 from .schema import (
-    CAMEL_FIELDS,
+    CANONICAL_KEYS,
     COMMON,
     EVENTS,
     FIELD_ALIASES,
     FieldAlias,
-    field_names,
     snake_case,
 )
 
@@ -134,18 +133,17 @@ _SLOW_TYPES: Final = _NESTED_TYPES | {"REASONING_MESSAGE_START"} | frozenset(_TY
 _FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
 
 # The keys a flat canonical event may have; a dict within this set needs no rewriting.
-_CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | CAMEL_FIELDS)
 # A lenient repair that needs the full rewrite even when the keys look canonical: the
 # field a TOOL_CALL_RESULT may lack (its messageId, minted), and the spellings of one type
 # that are another type's field names ("result").
 _MINTED_FIELDS: Final = {"TOOL_CALL_RESULT": "messageId"}
 _AMBIGUOUS_ALIASES: Final = {
-    kind: frozenset(alias for alias in aliases if alias in _CANONICAL_KEYS)
+    kind: frozenset(alias for alias in aliases if alias in CANONICAL_KEYS)
     for kind, aliases in _TYPE_ALIASES.items()
 }
 _REPAIRED_TYPES: Final = frozenset(_MINTED_FIELDS) | frozenset(_AMBIGUOUS_ALIASES)
 
-_is_canonical_key_set: Final = _CANONICAL_KEYS.issuperset
+_is_canonical_key_set: Final = CANONICAL_KEYS.issuperset
 # The decoder, Final: compiled, a final name is read from a C static, not the module dict.
 _loads: Final = loads
 
@@ -157,7 +155,7 @@ def unknown_key_count(event: dict[str, Any]) -> int:
     """
     count = 0
     for key in event:
-        if key not in _CANONICAL_KEYS:
+        if key not in CANONICAL_KEYS:
             count += 1
     return count
 
@@ -413,6 +411,12 @@ def _type_name(value: object) -> object:
     return value
 
 
+UNDECODED: Final = object()
+"""What :meth:`EventIntake.decode` is given as the value of bytes that are not JSON."""
+NOT_DECODED: Final = object()
+"""What :meth:`EventIntake.decode` is given as the value of bytes not decoded yet."""
+
+
 class EventIntake:
     """Turns input items into canonical events, one stream at a time.
 
@@ -452,10 +456,19 @@ class EventIntake:
         # What is reported once per stream: unknown keys, producer spellings, minting.
         self._reported: set[str] = set()
         # Whether a flat event's keys need no rewrite: AG-UI's and the unknown ones said.
-        self._readable: frozenset[str] = _CANONICAL_KEYS
+        self._readable: frozenset[str] = CANONICAL_KEYS
         #: Run input messages, one dict per id and content for every input that restates
         #: them (see .restated).
         self.shared = SharedMessages(_normalize_structure)
+
+    def keeps_keys(self, event: dict[str, Any]) -> bool:
+        """Whether a flat event's keys are kept as they are: AG-UI's and those said."""
+        return self._readable.issuperset(event)
+
+    @property
+    def max_events(self) -> int:
+        """How many items the event limit lets in (the count stops there)."""
+        return self._max_events
 
     def normalize(self, item: object, *, line: int | None = None) -> Event | None:
         """Return the canonical event for ``item``, or None if it is not applied.
@@ -485,20 +498,30 @@ class EventIntake:
             return self._from_mapping(dict(item), index, line, from_object=False)
         return self._from_object(item, index, line)
 
-    def decode(self, data: bytes, line: int | None = None, plain: bool = False) -> Event | None:
+    def decode(
+        self,
+        data: bytes,
+        line: int | None = None,
+        plain: bool = False,
+        value: object = NOT_DECODED,
+    ) -> Event | None:
         """:meth:`normalize` for the JSON text of one event (the reader's hot path).
 
         ``plain``: the caller knows ``data`` holds no ``null`` (its whole block was
-        scanned), so it is not scanned again.
+        scanned), so it is not scanned again. ``value``: ``data`` decoded already, by a
+        reader that looked at it first (:data:`UNDECODED` if it is not JSON).
         """
         index = self.count
         if index >= self._max_events:
             self._stop(index, line)
             return None
         self.count = index + 1
-        try:
-            value = _loads(data)
-        except JSONDecodeError:
+        if value is NOT_DECODED:
+            try:
+                value = _loads(data)
+            except JSONDecodeError:
+                return self._from_json(data, index, line)
+        elif value is UNDECODED:
             return self._from_json(data, index, line)
         if type(value) is dict:
             kind = value.get("type")
@@ -713,7 +736,7 @@ class EventIntake:
                         index,
                         line,
                     )
-            elif key not in _CANONICAL_KEYS:
+            elif key not in CANONICAL_KEYS:
                 unknown.append(key)
             if value is None and renamed not in _NULL_KEPT and renamed in optional:
                 if not from_object and renamed not in grandfathered:

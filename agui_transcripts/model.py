@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar, cast
 from ._codec import has_surrogate, loads
 
 __all__ = [
+    "MILLISECONDS_BELOW",
+    "MILLISECONDS_FROM",
     "MILLISECOND_INTEGERS",
     "SYNTHETIC_KEY",
     "ActivityMessage",
@@ -813,9 +815,11 @@ class RunRecord:
 #: Below this, an event timestamp is read as seconds since the epoch (AG-UI's SDKs write
 #: milliseconds; some producers write seconds): 1e11 ms is March 1973, 1e11 s year 5138.
 _SECONDS_BELOW: Final = 1e11
+MILLISECONDS_FROM: Final = int(_SECONDS_BELOW)
+MILLISECONDS_BELOW: Final = 2**53
 #: The integers that are milliseconds as they stand, and exact as floats: the form
 #: AG-UI's SDKs write, which the fold's hot path tests for before calling epoch_ms.
-MILLISECOND_INTEGERS: Final = range(int(_SECONDS_BELOW), 2**53)
+MILLISECOND_INTEGERS: Final = range(MILLISECONDS_FROM, MILLISECONDS_BELOW)
 
 
 def epoch_ms(timestamp: object) -> float | None:

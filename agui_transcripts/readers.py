@@ -25,8 +25,9 @@ from typing import IO, Any, Literal, Protocol, TypeGuard, Union
 
 from ._codec import JSONDecodeError, loads
 from ._lines import bounded_blocks, bounded_lines, path_blocks
+from .delta_runs import DELTA_ID_KEYS, DeltaRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import Event, EventIntake, json_kind
+from .events import UNDECODED, Event, EventIntake, json_kind
 from .limits import DEFAULT_LIMITS, Limits, bound
 from .sse import LineSplitter, SSEDecoder
 
@@ -163,15 +164,10 @@ class EventReader:
         max_event = self._max_event
         for block, plain in blocks:
             lines = iter(block)
-            if self._format != "jsonl":
-                for raw in lines:
-                    yield from self.feed_line(raw)
-                    if intake.stopped:
-                        return
-                    if self.format == "jsonl":  # (the property: feed_line changed it)
-                        break  # the rest of the block takes the loop below
-                else:
-                    continue
+            if self._format != "jsonl" and not (yield from self._until_jsonl(lines)):
+                if intake.stopped:
+                    return
+                continue
             line = self._line
             try:
                 for raw in lines:
@@ -193,6 +189,95 @@ class EventReader:
                         return
             finally:
                 self._line = line
+
+    def lane_blocks(
+        self, blocks: Iterable[tuple[Iterable[bytes], bool]], timed_kinds: frozenset[str]
+    ) -> Iterator[Indexed | DeltaRun]:
+        """:meth:`_feed_blocks` with the delta lane: plain deltas come as runs.
+
+        Consecutive plain deltas of one item with the same keys come as one
+        :class:`~agui_transcripts.delta_runs.DeltaRun`. ``timed_kinds``: the delta types
+        whose timed deltas may form runs (the collector's say). A run ends before any
+        other line, so diagnostics keep their order.
+        """
+        intake = self.intake
+        max_event = self._max_event
+        max_events = intake.max_events
+        opener = RunOpener(timed_kinds, intake)
+        held: DeltaRun | None = None
+        for block, plain in blocks:
+            lines = iter(block)
+            if self._format != "jsonl" and not (yield from self._until_jsonl(lines)):
+                if intake.stopped:
+                    return
+                continue
+            line = self._line
+            try:
+                for raw in lines:
+                    line += 1
+                    if (
+                        (not plain and raw.find(b"\r") >= 0)
+                        or raw.isspace()
+                        or len(raw) > max_event
+                    ):
+                        if held is not None:
+                            yield _released(held)
+                            held = None
+                        self._line = line - 1
+                        yield from self._jsonl(raw)
+                        line = self._line
+                        continue
+                    if held is None:
+                        index = intake.count
+                        event = intake.decode(raw, line, plain)
+                    else:
+                        # A line that continues the run is decoded here, and is not
+                        # taken apart again: its keys are the run's, which the intake
+                        # would keep as they are.
+                        value: object
+                        try:
+                            value = loads(raw)
+                        except JSONDecodeError:
+                            value = UNDECODED
+                        if (
+                            type(value) is dict
+                            and held.takes(value)
+                            and (plain or raw.find(b"null") < 0)
+                            and intake.count < max_events
+                        ):
+                            held.events.append(value)
+                            intake.count += 1
+                            continue
+                        yield _released(held)
+                        held = None
+                        index = intake.count
+                        event = intake.decode(raw, line, plain, value)
+                    if event is None:
+                        if intake.stopped:
+                            return
+                        continue
+                    if event["type"] in DELTA_ID_KEYS:
+                        held = opener.open(event, index)
+                    if held is None:
+                        yield index, event
+            finally:
+                self._line = line
+        if held is not None:
+            yield _released(held)
+
+    def _until_jsonl(self, lines: Iterator[bytes]) -> Generator[Indexed, None, bool]:
+        """Read lines one by one until the format turns out JSONL.
+
+        True if it did (the rest of ``lines`` is for the JSONL loop), False when they
+        ran out or reading stopped.
+        """
+        for raw in lines:
+            yield from self.feed_line(raw)
+            if self.intake.stopped:
+                return False
+            if self.format == "jsonl":  # (the property: feed_line changed it)
+                return True
+        return False
 
     def feed_items(self, items: Iterable[Any]) -> Iterator[Indexed]:
         """Feed an iterable of ``bytes`` chunks, ``str`` lines or event objects, in any mix.
@@ -449,6 +534,11 @@ class EventReader:
 # -- front ends --------------------------------------------------------------------------
 
 
+def _released(held: DeltaRun) -> Indexed | DeltaRun:
+    """A run as the reader hands it on: a lone delta as the plain event it is."""
+    return (held.index, held.events[0]) if len(held.events) == 1 else held
+
+
 def reads_as_path(source: object) -> TypeGuard[str | os.PathLike[str]]:
     """Whether :func:`read_events` reads ``source`` as a path (not as a log's text)."""
     if isinstance(source, str):
@@ -479,7 +569,7 @@ class EventStream:
     ) -> None:
         self._source = source
         self.reader = EventReader(format=format, strict=strict, limits=limits)
-        self._iterator: Generator[Indexed, None, None] | None = None
+        self._iterator: Generator[Indexed | DeltaRun, None, None] | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -508,7 +598,16 @@ class EventStream:
     def indexed(self) -> Iterator[Indexed]:
         """The events with their indices (see :class:`EventReader`)."""
         if self._iterator is None:
-            self._iterator = self._events()
+            self._iterator = self._events(None)
+        return self._iterator  # type: ignore[return-value]  # (no runs without kinds)
+
+    def with_delta_runs(self, timed_kinds: frozenset[str]) -> Iterator[Indexed | DeltaRun]:
+        """:meth:`indexed`, with runs of plain deltas from a file or bytes as one item.
+
+        See :meth:`EventReader.lane_blocks`; other sources come event by event.
+        """
+        if self._iterator is None:
+            self._iterator = self._events(timed_kinds)
         return self._iterator
 
     def close(self) -> None:
@@ -521,18 +620,25 @@ class EventStream:
         if self._iterator is not None:
             self._iterator.close()
 
-    def _events(self) -> Generator[Indexed, None, None]:
+    def _events(
+        self, timed_kinds: frozenset[str] | None
+    ) -> Generator[Indexed | DeltaRun, None, None]:
         source: Any = self._source
         reader = self.reader
         if isinstance(source, str) and reads_as_path(source):
             source = Path(source)
         limit = reader.limits.max_event_bytes
         document = reader.limits.max_document_bytes
+        blocks = None
         if isinstance(source, os.PathLike):
-            yield from reader._feed_blocks(path_blocks(source, limit, document))
+            blocks = path_blocks(source, limit, document)
         elif isinstance(source, (bytes, bytearray, memoryview)):
-            data = io.BytesIO(bytes(source))
-            yield from reader._feed_blocks(bounded_blocks(data, limit, document))
+            blocks = bounded_blocks(io.BytesIO(bytes(source)), limit, document)
+        if blocks is not None:
+            if timed_kinds is None:
+                yield from reader._feed_blocks(blocks)
+            else:
+                yield from reader.lane_blocks(blocks, timed_kinds)
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)

@@ -13,6 +13,7 @@ from typing import Final, Literal
 
 __all__ = [
     "CAMEL_FIELDS",
+    "CANONICAL_KEYS",
     "COMMON",
     "EVENTS",
     "FIELD_ALIASES",
@@ -221,6 +222,10 @@ CAMEL_FIELDS: Final = frozenset(
         "cacheWriteInputTokens",
     }
 )
+
+#: Every key an AG-UI 1.0 event defines at its top level (a flat event's whole set);
+#: others are a recorder's or producer's own.
+CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | CAMEL_FIELDS)
 
 
 def snake_case(name: str) -> str:

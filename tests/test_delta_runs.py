@@ -1,0 +1,254 @@
+"""Runs of plain deltas read from a file fold exactly as the deltas one by one.
+
+A reader hands consecutive plain deltas of one item to the collector as one
+:class:`~agui_transcripts.delta_runs.DeltaRun`, whose joined text is appended at once.
+On every corpus stream, split into one-character deltas, decorated with a recorder's keys,
+timestamps (good and bad), bad lines and tight limits, the transcript, the records and
+every diagnostic (code, index, line, message) must be what the event-by-event fold gives,
+and, in the pure-Python build, what the general path gives with no lane at all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agui_transcripts import Collector, Limits, ProtocolError, Transcript, _lines, fold, read_events
+from agui_transcripts.collector import reading_collector
+from agui_transcripts.delta_runs import DeltaRun
+
+from .builds import requires_interpreted
+from .lane import without_lane
+from .test_fast_paths import CORPUS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from shapes import SHAPES
+
+_DELTAS = frozenset({"TEXT_MESSAGE_CONTENT", "TOOL_CALL_ARGS", "TEXT_MESSAGE_CHUNK"})
+
+
+def _tokenized(events: list[Any]) -> list[Any]:
+    """Every text delta split into one-character deltas, as a model streams tokens."""
+    out: list[Any] = []
+    for event in events:
+        delta = event.get("delta")
+        if event.get("type") in _DELTAS and isinstance(delta, str) and len(delta) > 1:
+            out.extend({**event, "delta": char} for char in delta)
+        else:
+            out.append(event)
+    return out
+
+
+def _recorded(events: list[Any], seed: int) -> list[Any]:
+    """A recorder's keys on every event, and timestamps (a few of them odd)."""
+    rng = random.Random(seed)
+    out = []
+    for n, event in enumerate(events):
+        event = {**event, "_seq": n, "_at": f"10:00:{n % 60:02d}"}
+        roll = rng.random()
+        if roll < 0.8:
+            event["timestamp"] = 1_700_000_000_000 + 10 * n
+        elif roll < 0.85:
+            event["timestamp"] = 1_700_000_000.5 + n  # seconds, as a float
+        elif roll < 0.88:
+            event["timestamp"] = "yesterday"
+        out.append(event)
+    return out
+
+
+def _jsonl(events: list[Any], seed: int = 0, bad_lines: bool = False) -> bytes:
+    rng = random.Random(seed)
+    lines = []
+    for event in events:
+        lines.append(json.dumps(event))
+        if bad_lines and rng.random() < 0.03:
+            lines.append(rng.choice(("{not json", "[1, 2]", "", '{"type": "NOPE"}', "  ")))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _summary(transcript: Transcript) -> dict[str, Any]:
+    return {
+        "messages": transcript.to_dicts(),
+        "runs": [dataclasses.asdict(run) for run in transcript.runs],
+        "calls": {
+            call_id: {**dataclasses.asdict(record), "call": record.call.to_dict()}
+            for call_id, record in transcript.tool_calls.items()
+        },
+        "diagnostics": [(d.code, d.event_index, d.line, d.message) for d in transcript.diagnostics],
+        "times": (transcript.times.messages, transcript.times.calls),
+    }
+
+
+def _event_by_event(data: bytes, limits: Limits | None = None, strict: bool = False) -> Transcript:
+    """The fold of a file as it was before runs: each event fed on its own."""
+    stream = read_events(data, limits=limits, strict=strict)
+    collector = reading_collector(stream.reader, run_input=None, client_tools=None, strict=strict)
+    for index, event in stream.indexed():
+        collector.feed_canonical(event, index)
+    return collector.finish()
+
+
+def _variants(events: list[Any], seed: int) -> list[bytes]:
+    tokens = _tokenized(events)
+    return [
+        _jsonl(tokens, seed),
+        _jsonl(_recorded(tokens, seed), seed, bad_lines=True),
+    ]
+
+
+def _shape(name: str, size: int) -> list[Any]:
+    return list(SHAPES[name](size))
+
+
+SHAPE_STREAMS = [
+    pytest.param(_shape(name, 1_500), id=f"shape-{name}")
+    for name in ("per_token", "long_thread", "mixed", "chunks", "timed", "subagents", "snapshots")
+]
+STREAMS = CORPUS + SHAPE_STREAMS
+
+
+@pytest.mark.parametrize("events", STREAMS)
+def test_runs_fold_as_the_events_one_by_one(events: list[Any]) -> None:
+    for seed, data in enumerate(_variants(events, len(events))):
+        assert _summary(fold(data)) == _summary(_event_by_event(data)), seed
+
+
+@pytest.mark.parametrize("events", STREAMS[::4])
+def test_runs_fold_as_the_general_path_folds(
+    events: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    requires_interpreted("the general path is the lane patched out")
+    for data in _variants(events, 7):
+        fast = _summary(fold(data))
+        with monkeypatch.context() as patch:
+            without_lane(patch)
+            assert fast == _summary(fold(data))
+
+
+@pytest.mark.parametrize("max_text_chars", [1, 5, 12, 40])
+@pytest.mark.parametrize("events", STREAMS[::9])
+def test_a_run_crossing_the_text_limit_splits_where_the_limit_falls(
+    events: list[Any], max_text_chars: int
+) -> None:
+    limits = Limits(max_text_chars=max_text_chars)
+    for data in _variants(events, max_text_chars):
+        assert _summary(fold(data, limits=limits)) == _summary(_event_by_event(data, limits))
+
+
+@pytest.mark.parametrize("max_events", [1, 7, 30, 301])
+def test_the_event_limit_stops_inside_a_run_at_the_same_event(max_events: int) -> None:
+    data = _jsonl(_recorded(_tokenized(_shape("per_token", 400)), 3))
+    limits = Limits(max_events=max_events)
+    got = fold(data, limits=limits)
+    assert _summary(got) == _summary(_event_by_event(data, limits))
+    assert any(d.code == "event-limit" for d in got.diagnostics)
+
+
+@pytest.mark.parametrize("block_size", [7, 64, 1 << 10])
+@pytest.mark.parametrize("events", STREAMS[::25])
+def test_runs_span_the_blocks_a_file_is_read_in(
+    events: list[Any], block_size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _variants(events, block_size)[1]
+    expected = _summary(_event_by_event(data))
+    monkeypatch.setattr(_lines, "_BLOCK_SIZE", block_size)
+    assert _summary(fold(data)) == expected
+
+
+def test_strict_mode_raises_at_the_same_delta() -> None:
+    events = _tokenized(_shape("per_token", 400))
+    # A delta for a message that was never started, in the middle of a run.
+    events.insert(200, {**events[199], "messageId": "ghost"})
+    data = _jsonl(events)
+    with pytest.raises(ProtocolError) as by_event:
+        _event_by_event(data, strict=True)
+    with pytest.raises(ProtocolError) as by_run:
+        fold(data, strict=True)
+    assert str(by_run.value) == str(by_event.value)
+
+
+def _runs(data: bytes) -> list[DeltaRun]:
+    stream = read_events(data)
+    return [
+        item
+        for item in stream.with_delta_runs(frozenset({"TEXT_MESSAGE_CONTENT"}))
+        if isinstance(item, DeltaRun)
+    ]
+
+
+def test_runs_are_formed_where_deltas_follow_each_other() -> None:
+    """Guard: the equalities above would hold as well if no run were ever formed."""
+    events = _shape("per_token", 1_000)
+    runs = _runs(_jsonl(events))
+    texts = [e for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    # Timed text deltas form runs (they may: timed_kinds names them); timed argument
+    # deltas do not (timed_kinds leaves them out), so each comes alone.
+    assert {run.kind for run in runs} == {"TEXT_MESSAGE_CONTENT"}
+    assert sum(len(run.events) for run in runs) == len(texts)
+    assert all(len(run.events) == 150 for run in runs)
+
+
+def test_a_run_breaks_at_other_keys_other_items_and_lines_that_are_not_deltas() -> None:
+    def delta(item: str, text: str, **extra: Any) -> dict[str, Any]:
+        return {"type": "TEXT_MESSAGE_CONTENT", "messageId": item, "delta": text, **extra}
+
+    started = {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "_seq": 0}
+    lines = [
+        json.dumps(started),  # the first lines settle the format, one by one
+        json.dumps(started),  # (and _seq is reported: from now on nobody reads it)
+        json.dumps(delta("a", "1")),
+        json.dumps(delta("a", "2")),
+        json.dumps(delta("a", "3", _seq=1)),  # other keys: a new run
+        json.dumps(delta("a", "4", _seq=2)),
+        json.dumps(delta("b", "5", _seq=3)),  # another item
+        json.dumps(delta("b", "6", _seq=4)),
+        "{broken",  # not JSON: ends the run before its diagnostic
+        json.dumps(delta("b", "7", _seq=5)),
+        json.dumps(delta("b", "", _seq=6)),  # an empty delta is not plain
+        json.dumps(delta("b", "8", _seq=7, metadata={"k": 1})),  # metadata is read
+        json.dumps(delta("b", "9", _seq=8)),
+        json.dumps(delta("b", "0", _seq=None)),  # a null: this line is rewritten
+        json.dumps(delta("b", "x", _seq=9)),
+    ]
+    stream = read_events(("\n".join(lines) + "\n").encode())
+    items = list(stream.with_delta_runs(frozenset()))
+    shape = [
+        [e["delta"] for e in item.events]
+        if isinstance(item, DeltaRun)
+        else item[1].get("delta", item[1]["type"])
+        for item in items
+    ]
+    assert shape == [
+        *("RUN_STARTED", "RUN_STARTED"),
+        *(["1", "2"], ["3", "4"], ["5", "6"]),
+        *("7", "", "8", "9"),
+        ["0", "x"],  # a null read as absent: the event is rewritten, its keys stay plain
+    ]
+    assert [d.line for d in stream.diagnostics if d.code == "invalid-json"] == [9]
+
+
+def test_a_run_over_the_event_limit_is_cut_where_the_limit_falls() -> None:
+    started = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+    delta = {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a", "delta": "x"}
+    stream = read_events(_jsonl([started] * 2 + [delta] * 10), limits=Limits(max_events=6))
+    items = list(stream.with_delta_runs(frozenset()))
+    assert [len(item.events) for item in items if isinstance(item, DeltaRun)] == [4]
+    assert stream.reader.intake.count == 6
+    assert [(d.code, d.event_index) for d in stream.diagnostics] == [("event-limit", 6)]
+
+
+def test_a_collector_fed_runs_by_hand_folds_them_too() -> None:
+    """``feed_stream`` is public: any collector built on a stream's reader may use it."""
+    data = _jsonl(_tokenized(_shape("mixed", 300)))
+    stream = read_events(io.BytesIO(data).getvalue())
+    collector = reading_collector(stream.reader, run_input=None, client_tools=None, strict=False)
+    assert isinstance(collector, Collector)
+    collector.feed_stream(stream)
+    assert _summary(collector.finish()) == _summary(_event_by_event(data))
