@@ -132,7 +132,6 @@ _SLOW_TYPES: Final = _NESTED_TYPES | {"REASONING_MESSAGE_START"} | frozenset(_TY
 # The rest: a dict of one of these with canonical keys and no null is already canonical.
 _FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
 
-# The keys a flat canonical event may have; a dict within this set needs no rewriting.
 # A lenient repair that needs the full rewrite even when the keys look canonical: the
 # field a TOOL_CALL_RESULT may lack (its messageId, minted), and the spellings of one type
 # that are another type's field names ("result").
@@ -143,6 +142,8 @@ _AMBIGUOUS_ALIASES: Final = {
 }
 _REPAIRED_TYPES: Final = frozenset(_MINTED_FIELDS) | frozenset(_AMBIGUOUS_ALIASES)
 
+# Whether a dict's keys are all ones a flat canonical event may have: then it needs no
+# rewriting.
 _is_canonical_key_set: Final = CANONICAL_KEYS.issuperset
 # The decoder, Final: compiled, a final name is read from a C static, not the module dict.
 _loads: Final = loads

@@ -160,35 +160,7 @@ class EventReader:
         A block that says it is plain has no line holding a CR or the bytes ``null``, so
         the JSONL loop asks neither of its lines.
         """
-        intake = self.intake
-        max_event = self._max_event
-        for block, plain in blocks:
-            lines = iter(block)
-            if self._format != "jsonl" and not (yield from self._until_jsonl(lines)):
-                if intake.stopped:
-                    return
-                continue
-            line = self._line
-            try:
-                for raw in lines:
-                    line += 1
-                    if (
-                        (not plain and raw.find(b"\r") >= 0)
-                        or raw.isspace()
-                        or len(raw) > max_event
-                    ):
-                        self._line = line - 1
-                        yield from self._jsonl(raw)
-                        line = self._line
-                        continue
-                    index = intake.count
-                    event = intake.decode(raw, line, plain)
-                    if event is not None:
-                        yield index, event
-                    elif intake.stopped:
-                        return
-            finally:
-                self._line = line
+        return self._read_blocks(blocks, None)  # type: ignore[return-value]  # (no runs)
 
     def lane_blocks(
         self, blocks: Iterable[tuple[Iterable[bytes], bool]], timed_kinds: frozenset[str]
@@ -200,10 +172,15 @@ class EventReader:
         whose timed deltas may form runs (the collector's say). A run ends before any
         other line, so diagnostics keep their order.
         """
+        return self._read_blocks(blocks, RunOpener(timed_kinds, self.intake))
+
+    def _read_blocks(
+        self, blocks: Iterable[tuple[Iterable[bytes], bool]], opener: RunOpener | None
+    ) -> Iterator[Indexed | DeltaRun]:
+        """The JSONL loop of :meth:`_feed_blocks`; runs opened by ``opener``, if given."""
         intake = self.intake
         max_event = self._max_event
         max_events = intake.max_events
-        opener = RunOpener(timed_kinds, intake)
         held: DeltaRun | None = None
         for block, plain in blocks:
             lines = iter(block)
@@ -256,7 +233,7 @@ class EventReader:
                         if intake.stopped:
                             return
                         continue
-                    if event["type"] in DELTA_ID_KEYS:
+                    if opener is not None and event["type"] in DELTA_ID_KEYS:
                         held = opener.open(event, index)
                     if held is None:
                         yield index, event
@@ -531,12 +508,12 @@ class EventReader:
         return events
 
 
-# -- front ends --------------------------------------------------------------------------
-
-
 def _released(held: DeltaRun) -> Indexed | DeltaRun:
     """A run as the reader hands it on: a lone delta as the plain event it is."""
     return (held.index, held.events[0]) if len(held.events) == 1 else held
+
+
+# -- front ends --------------------------------------------------------------------------
 
 
 def reads_as_path(source: object) -> TypeGuard[str | os.PathLike[str]]:
