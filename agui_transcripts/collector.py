@@ -13,14 +13,14 @@ from typing import Any, Final
 
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
-from .delta_runs import DELTA_ID_KEYS, DeltaRun
+from .delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import Event, EventIntake, normalize_run_input, unknown_key_count
+from .events import Event, EventIntake, normalize_run_input, sdk_event_kind, unknown_key_count
 from .limits import DEFAULT_LIMITS, Limits
 from .model import MILLISECONDS_BELOW, MILLISECONDS_FROM, ToolMessage
 from .ownership import settle
 from .pipeline import ProtocolPipeline
-from .readers import EventReader, EventStream, Source, read_events, reads_as_path
+from .readers import EventReader, EventStream, Source, object_run, read_events, reads_as_path
 from .recording import read_run_input
 from .reduce import Reducer
 from .restated import SharedMessages
@@ -48,13 +48,12 @@ def _run_inputs(
     return [normalize_run_input(item, shared=shared) for item in items]
 
 
-def all_millisecond_stamps(events: list[dict[str, Any]]) -> bool:
-    """Whether every event's ``timestamp`` is epoch milliseconds as an integer.
+def all_millisecond_stamps(stamps: list[Any]) -> bool:
+    """Whether every ``timestamp`` is epoch milliseconds as an integer.
 
     That form's time is recorded as it is, with no conversion that might refuse it.
     """
-    for event in events:
-        stamp = event["timestamp"]
+    for stamp in stamps:
         if type(stamp) is not int:
             return False
         number: int = stamp
@@ -224,25 +223,74 @@ class Collector:
         the transcript and every diagnostic (its index included) are as if they had come
         apart.
         """
-        events = run.events
         index = run.index
-        self.feed_canonical(events[0], index)
-        last = len(events) - 1
+        self.feed_canonical(run.events[0], index)
+        last = run.length() - 1
         routes = self._routes[run.kind][1]
         route = routes.get(run.item_id) if self._routed else None
         if route is not None:
-            rest = events[1:]
             timed = "timestamp" in run.keys
+            stamps = run.stamps() if timed else []
             if (
-                not timed or (run.kind in self._timed_lane_types and all_millisecond_stamps(rest))
-            ) and route.append("".join([event["delta"] for event in rest]), index + last):
+                not timed or (run.kind in self._timed_lane_types and all_millisecond_stamps(stamps))
+            ) and route.append(run.joined(), index + last):
                 if timed:
                     # The last time: the first event was timed as it came, and those
                     # between change nothing the last does not.
-                    self._reducer.note_delta_time(run.kind, run.item_id, events[last]["timestamp"])
+                    self._reducer.note_delta_time(run.kind, run.item_id, stamps[-1])
                 return
-        for offset in range(1, last + 1):
-            self.feed_canonical(events[offset], index + offset)
+        for offset, event in enumerate(run.rest(), 1):
+            self.feed_canonical(event, index + offset)
+
+    def feed_items(self, items: Iterable[object]) -> None:
+        """Fold every item, as :meth:`feed` on each would, runs of SDK deltas at once.
+
+        Consecutive plain deltas of one item read from SDK event objects are folded as
+        one run (see :meth:`feed_run`); nothing is read after the event limit stops the
+        intake.
+        """
+        # item_runs without its generator, which costs the drop-in more than a run
+        # saves on streams with few deltas.
+        intake = self._pipeline.intake
+        opener = RunOpener(self._timed_lane_types, intake)
+        max_events = intake.max_events
+        held: ObjectRun | None = None
+        last_class: type = dict
+        delta_class = False
+        for item in items:
+            if held is not None:
+                if intake.count < max_events and held.takes_object(item):
+                    intake.count += 1
+                    continue
+                self._feed_held(held)
+                held = None
+            index = intake.count
+            event: Event | None = None
+            cls = type(item)
+            if cls is not last_class:  # most items are of the class before
+                last_class = cls
+                delta_class = cls is not dict and sdk_event_kind(item) in DELTA_ID_KEYS
+            if delta_class:
+                taken = intake.take_as_is(item)
+                if taken is not None:
+                    event, wire = taken
+                    held = object_run(event, item, wire, index, intake, opener)
+            if event is None:
+                event = intake.normalize(item)
+                if event is None:
+                    if intake.stopped:
+                        break
+                    continue
+            if held is None:
+                self.feed_canonical(event, index)
+        if held is not None:
+            self._feed_held(held)
+
+    def _feed_held(self, held: ObjectRun) -> None:
+        if held.length() == 1:
+            self.feed_canonical(held.events[0], held.index)
+        else:
+            self.feed_run(held)
 
     def feed_stream(self, stream: EventStream) -> None:
         """Fold every event of a stream read by this collector's reader, runs as runs.

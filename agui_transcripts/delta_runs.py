@@ -12,11 +12,12 @@ come apart (see :meth:`~agui_transcripts.collector.Collector.feed_run`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, Protocol
 
 from .schema import CANONICAL_KEYS
 
-__all__ = ["DELTA_ID_KEYS", "DeltaRun", "RunOpener", "plain_keys"]
+__all__ = ["DELTA_ID_KEYS", "DeltaRun", "ObjectRun", "RunOpener", "plain_keys"]
 
 DELTA_ID_KEYS: Final = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
 """The delta events the lane takes, with the key naming the item each extends."""
@@ -84,6 +85,121 @@ class DeltaRun:
                 return False
         return True
 
+    def length(self) -> int:
+        """How many deltas the run holds."""
+        return len(self.events)
+
+    def joined(self) -> str:
+        """The text of every delta after the first, joined."""
+        return "".join([event["delta"] for event in self.events[1:]])
+
+    def stamps(self) -> list[Any]:
+        """The ``timestamp`` of every delta after the first (a timed run's)."""
+        return [event["timestamp"] for event in self.events[1:]]
+
+    def rest(self) -> list[dict[str, Any]]:
+        """The canonical events after the first, to fold one by one."""
+        return self.events[1:]
+
+
+class ObjectRun(DeltaRun):
+    """Consecutive plain deltas of one item read from SDK event objects of one class.
+
+    ``events`` holds the first delta's event; the rest are kept as their objects, text
+    and time, and become events only when they must be folded one by one. An object
+    continues the run when the intake would take it as it is, as it took the first: the
+    same class, the same fields set, the same extra keys with plain values, its item's
+    id and a non-empty text delta. ``run``: the run the first opened; ``item``: the
+    first; ``wire``: its class's wire names by attribute; ``event_of`` builds the event
+    of an object the run took.
+    """
+
+    __slots__ = (
+        "_absent",
+        "_event_of",
+        "_extras",
+        "_id_attr",
+        "_present",
+        "_stamped",
+        "_type",
+        "deltas",
+        "objects",
+        "times",
+    )
+
+    def __init__(
+        self,
+        run: DeltaRun,
+        item: object,
+        wire: dict[str, str],
+        event_of: Callable[[object], dict[str, Any]],
+    ) -> None:
+        super().__init__(run.events[0], run.index, run.kind, run.id_key, run.item_id, run.keys)
+        fields: dict[str, Any] = item.__dict__
+        self._type: type = type(item)
+        self._present = tuple(name for name, value in fields.items() if value is not None)
+        self._absent = tuple(name for name, value in fields.items() if value is None)
+        self._id_attr = ""
+        for name, key in wire.items():
+            if key == run.id_key:
+                self._id_attr = name
+        self._stamped = "timestamp" in run.keys
+        extra = getattr(item, "__pydantic_extra__", None)
+        self._extras: tuple[str, ...] = tuple(extra) if extra else ()
+        self._event_of = event_of
+        self.objects: list[object] = []
+        self.deltas: list[str] = []
+        self.times: list[Any] = []
+
+    def takes_object(self, item: object) -> bool:
+        """Take ``item`` into the run if it continues it (the caller counts it)."""
+        if type(item) is not self._type:
+            return False
+        fields: dict[str, Any] = item.__dict__
+        delta = fields.get("delta")
+        if (
+            type(delta) is not str
+            or delta == ""
+            or fields.get(self._id_attr) != self.item_id
+            or len(fields) != len(self._present) + len(self._absent)
+        ):
+            return False
+        for name in self._present:
+            if fields.get(name) is None:
+                return False
+        for name in self._absent:
+            if fields.get(name, False) is not None:
+                return False
+        extra = getattr(item, "__pydantic_extra__", None)
+        if extra:
+            if len(extra) != len(self._extras):
+                return False
+            for key in self._extras:
+                value = extra.get(key)
+                kind = type(value)
+                if kind is not str and kind is not int and kind is not bool:
+                    return False
+        elif self._extras:
+            return False
+        self.objects.append(item)
+        self.deltas.append(delta)
+        if self._stamped:
+            self.times.append(fields.get("timestamp"))
+        return True
+
+    def length(self) -> int:
+        return 1 + len(self.objects)
+
+    def joined(self) -> str:
+        return "".join(self.deltas)
+
+    def stamps(self) -> list[Any]:
+        return self.times
+
+    def rest(self) -> list[dict[str, Any]]:
+        event_of = self._event_of
+        return [event_of(item) for item in self.objects]
+
 
 class KeyKeeper(Protocol):
     """What says which keys are kept as read (the event intake)."""
@@ -94,21 +210,21 @@ class KeyKeeper(Protocol):
 
 
 class RunOpener:
-    """Opens a run at a plain delta; remembers the last set of keys it found plain.
+    """Opens a run at a plain delta; remembers each type's last set of keys found plain.
 
     ``timed_kinds``: the delta types whose timed deltas may form runs. A run's keys must
     be ones ``intake`` keeps as they are (AG-UI's, and those it has said it does not
     read): then each line that continues the run is an event as it was read. Most deltas
-    of a stream share one set of keys, so the set is checked once, not at every run.
+    of a type share one set of keys, so the set is checked once, not at every run.
     """
 
-    __slots__ = ("_intake", "_keys", "_kind", "_timed_kinds")
+    __slots__ = ("_intake", "_plain", "_timed_kinds")
 
     def __init__(self, timed_kinds: frozenset[str], intake: KeyKeeper) -> None:
         self._timed_kinds = timed_kinds
         self._intake = intake
-        self._kind = ""
-        self._keys: frozenset[str] = frozenset()
+        # Each delta type's last set of keys found plain.
+        self._plain: dict[str, frozenset[str]] = {}
 
     def open(self, event: dict[str, Any], index: int) -> DeltaRun | None:
         """A run starting with ``event`` (a canonical event at ``index``), if it is plain."""
@@ -120,13 +236,12 @@ class RunOpener:
         delta = event.get("delta")
         if type(item_id) is not str or type(delta) is not str or delta == "":
             return None
-        keys = self._keys
-        if kind != self._kind or event.keys() != keys:
+        keys = self._plain.get(kind)
+        if keys is None or event.keys() != keys:
             if not (
                 plain_keys(event, id_key, kind in self._timed_kinds)
                 and self._intake.keeps_keys(event)
             ):
                 return None
-            keys = self._keys = frozenset(event)
-            self._kind = kind
+            keys = self._plain[kind] = frozenset(event)
         return DeltaRun(event, index, kind, id_key, item_id, keys)

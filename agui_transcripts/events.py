@@ -48,6 +48,7 @@ __all__ = [
     "EventIntake",
     "normalize_event",
     "normalize_run_input",
+    "sdk_event_kind",
     "unknown_key_count",
 ]
 
@@ -311,6 +312,18 @@ def _model_plan(cls: type) -> _ModelPlan | None:
 
 
 _MODEL_PLANS: dict[type, _ModelPlan | None] = {}
+
+
+def sdk_event_kind(item: object) -> str:
+    """The event type of an SDK event object's class; '' for any other item."""
+    cls = type(item)
+    try:
+        plan = _MODEL_PLANS[cls]
+    except KeyError:
+        plan = _MODEL_PLANS[cls] = _model_plan(cls)
+    return plan.kind if plan is not None else ""
+
+
 _ATOMIC_VALUE_TYPES: Final = frozenset({str, int, float, bool})
 
 
@@ -335,7 +348,9 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool, dict[str, Any
     fields: dict[str, Any] = {}
     for name, value in item.__dict__.items():
         if value is not None:
-            key = wire[name]
+            key = wire.get(name)
+            if key is None:
+                return None  # an attribute set on the object that is no field of its class
             if key in structured and type(value) not in _ATOMIC_VALUE_TYPES:
                 value = json_value(value)  # a structure: as model_dump would give it
                 if value is NOT_PLAIN:
@@ -465,6 +480,35 @@ class EventIntake:
     def keeps_keys(self, event: dict[str, Any]) -> bool:
         """Whether a flat event's keys are kept as they are: AG-UI's and those said."""
         return self._readable.issuperset(event)
+
+    def take_as_is(self, item: object) -> tuple[Event, dict[str, str]] | None:
+        """Read an SDK event object, if :meth:`normalize` would take it as it is now.
+
+        That is: no rewrite and nothing to report. The object is then counted, and its
+        event returned with the wire name of each of its class's fields by attribute;
+        None, counting nothing, for any other item and at the event limit (where
+        :meth:`normalize` stops).
+        """
+        if self.count >= self._max_events:
+            return None
+        flat = _sdk_event_fields(item)
+        if flat is None:
+            return None
+        fields, canonical, extra = flat
+        if not canonical or (extra is not None and not self._readable.issuperset(extra)):
+            return None
+        plan = _MODEL_PLANS[type(item)]
+        if plan is None:
+            return None
+        self.count += 1
+        return fields, plan.wire
+
+    def event_as_is(self, item: object) -> Event:
+        """The event of an object :meth:`as_is` took, as :meth:`normalize` returns it."""
+        flat = _sdk_event_fields(item)
+        if flat is None:
+            raise ValueError(f"{type(item).__name__} is not an SDK event read as it is")
+        return flat[0]
 
     @property
     def max_events(self) -> int:

@@ -298,11 +298,9 @@ def _converted(
     events: Iterable[Any], metadata: bool, subagents: Subagents
 ) -> tuple[list[Any], Transcript]:
     watch = _RagasWatch(metadata)
-    feed = watch.collector.feed
     with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
         try:
-            for event in events:
-                feed(event)
+            watch.collector.feed_items(events)
             # finish(): the watch's collector is never read again, so its transcript
             # takes the runs and records as they are instead of copies.
             transcript = watch.collector.finish()

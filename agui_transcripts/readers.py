@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol, TypeGuard, Union
+from typing import IO, Any, Final, Literal, Protocol, TypeGuard, Union
 
 from ._codec import JSONDecodeError, loads
 from ._lines import bounded_blocks, bounded_lines, path_blocks
-from .delta_runs import DELTA_ID_KEYS, DeltaRun, RunOpener
+from .delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import UNDECODED, Event, EventIntake, json_kind
+from .events import UNDECODED, Event, EventIntake, json_kind, sdk_event_kind
 from .limits import DEFAULT_LIMITS, Limits, bound
 from .sse import LineSplitter, SSEDecoder
 
@@ -36,6 +36,8 @@ __all__ = [
     "EventStream",
     "Format",
     "Indexed",
+    "item_runs",
+    "object_run",
     "read_events",
 ]
 
@@ -261,19 +263,22 @@ class EventReader:
 
         Yields events as they are read (without :meth:`close`).
         """
-        intake = self.intake
-        for item in items:
-            if isinstance(item, (bytes, bytearray, memoryview)):
-                yield from self.feed_bytes(bytes(item))
-            elif isinstance(item, str):
-                yield from self.feed_line(item)
-            else:
-                index = intake.count
-                event = intake.normalize(item)
-                if event is not None:
-                    yield index, event
-            if intake.stopped:
-                return
+        return item_runs(items, self.intake, None, self._feed_text)  # type: ignore[return-value]  # (no runs)
+
+    def lane_items(
+        self, items: Iterable[Any], timed_kinds: frozenset[str]
+    ) -> Iterator[Indexed | DeltaRun]:
+        """:meth:`feed_items` with the delta lane: SDK objects' plain deltas come as runs.
+
+        See :func:`item_runs`; ``timed_kinds`` as for :meth:`lane_blocks`.
+        """
+        return item_runs(items, self.intake, RunOpener(timed_kinds, self.intake), self._feed_text)
+
+    def _feed_text(self, item: bytes | bytearray | memoryview | str) -> Iterable[Indexed]:
+        """An item of :meth:`feed_items` that is not an event: a chunk or a line."""
+        if isinstance(item, str):
+            return self.feed_line(item)
+        return self.feed_bytes(bytes(item))
 
     def feed_bytes(self, chunk: bytes) -> list[Indexed]:
         """Feed a chunk of raw bytes (lines may span chunks)."""
@@ -510,7 +515,74 @@ class EventReader:
 
 def _released(held: DeltaRun) -> Indexed | DeltaRun:
     """A run as the reader hands it on: a lone delta as the plain event it is."""
-    return (held.index, held.events[0]) if len(held.events) == 1 else held
+    return (held.index, held.events[0]) if held.length() == 1 else held
+
+
+_TEXT_ITEMS: Final = (bytes, bytearray, memoryview, str)
+
+
+def item_runs(
+    items: Iterable[Any],
+    intake: EventIntake,
+    opener: RunOpener | None,
+    text: Callable[[Any], Iterable[Indexed]] | None = None,
+) -> Iterator[Indexed | DeltaRun]:
+    """The events of ``items``, each read by ``intake``, with their indices.
+
+    With ``opener``, consecutive plain deltas read from SDK event objects come as one
+    :class:`~agui_transcripts.delta_runs.ObjectRun`: a delta that continues the run is
+    counted, not read, as the intake would take it as it is. ``text`` reads the items
+    that are chunks or lines (a reader's); without it every item is one event, as
+    :meth:`EventIntake.normalize` reads it. Stops where the intake stops.
+    """
+    max_events = intake.max_events
+    held: ObjectRun | None = None
+    last_class: type = dict
+    delta_class = False
+    for item in items:
+        if held is not None:
+            if intake.count < max_events and held.takes_object(item):
+                intake.count += 1
+                continue
+            yield _released(held)
+            held = None
+        if text is not None and isinstance(item, _TEXT_ITEMS):
+            yield from text(item)
+        else:
+            index = intake.count
+            event: Event | None = None
+            cls = type(item)
+            if cls is not last_class:  # most items are of the class before
+                last_class = cls
+                delta_class = cls is not dict and sdk_event_kind(item) in DELTA_ID_KEYS
+            if opener is not None and delta_class:
+                taken = intake.take_as_is(item)
+                if taken is not None:
+                    event, wire = taken
+                    held = object_run(event, item, wire, index, intake, opener)
+            if event is None:
+                event = intake.normalize(item)
+            if event is not None and held is None:
+                yield index, event
+        if intake.stopped:
+            return
+    if held is not None:
+        yield _released(held)
+
+
+def object_run(
+    event: Event,
+    item: object,
+    wire: dict[str, str],
+    index: int,
+    intake: EventIntake,
+    opener: RunOpener,
+) -> ObjectRun | None:
+    """A run starting with an SDK object the intake took as it is (see ``take_as_is``)."""
+    run = opener.open(event, index)
+    if run is None:
+        return None
+    return ObjectRun(run, item, wire, intake.event_as_is)
 
 
 # -- front ends --------------------------------------------------------------------------
@@ -635,7 +707,10 @@ class EventStream:
                 if reader.stopped:
                     return
         elif isinstance(source, Iterable):
-            yield from reader.feed_items(source)
+            if timed_kinds is None:
+                yield from reader.feed_items(source)
+            else:
+                yield from reader.lane_items(source, timed_kinds)
         else:
             raise TypeError(
                 f"read_events() cannot read a {type(source).__name__}: pass a path, a file "

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ag_ui.core import Event
+from pydantic import TypeAdapter, ValidationError
 
 from agui_transcripts import Collector, Limits, ProtocolError, Transcript, _lines, fold, read_events
 from agui_transcripts.collector import reading_collector
-from agui_transcripts.delta_runs import DeltaRun
+from agui_transcripts.delta_runs import DeltaRun, ObjectRun
 
 from .builds import requires_interpreted
 from .lane import without_lane
@@ -252,3 +254,189 @@ def test_a_collector_fed_runs_by_hand_folds_them_too() -> None:
     assert isinstance(collector, Collector)
     collector.feed_stream(stream)
     assert _summary(collector.finish()) == _summary(_event_by_event(data))
+
+
+# -- runs read from SDK event objects ----------------------------------------------------
+
+_SDK_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
+
+
+def _objects(events: list[Any], seed: int) -> list[Any]:
+    """Each event as an SDK object where the SDK validates it, a few with odd fields.
+
+    The odd ones (set after validation, as code building objects by hand may) are what
+    the intake does not take as it is, or a run may not continue with: an empty or
+    non-text delta, an id of another type, a float or text timestamp, a raw event, an
+    extra key with a null, a float or a structure.
+    """
+    rng = random.Random(seed)
+    out: list[Any] = []
+    for event in events:
+        try:
+            model = _SDK_EVENT.validate_python(event)
+        except ValidationError:
+            out.append(event)  # a dict among the objects
+            continue
+        if "delta" in model.__dict__ and rng.random() < 0.06:
+            name, value = rng.choice(
+                [
+                    ("delta", ""),
+                    ("delta", 7),
+                    ("message_id" if "message_id" in model.__dict__ else "tool_call_id", 5),
+                    ("timestamp", 1_700_000_000.5),
+                    ("timestamp", "yesterday"),
+                    ("raw_event", {"from": "a proxy"}),
+                    ("extra", None),
+                    ("extra", 2.5),
+                    ("extra", {"n": 1}),
+                    ("_note", "set on the object, no field of its class"),
+                ]
+            )
+            if name == "extra":
+                model.__pydantic_extra__["_seq"] = value
+            else:
+                setattr(model, name, value)
+        out.append(model)
+    return out
+
+
+def _object_variants(events: list[Any], seed: int) -> list[list[Any]]:
+    tokens = _tokenized(events)
+    recorded = [
+        {k: v for k, v in event.items() if type(v) is not float and v != "yesterday"}
+        for event in _recorded(tokens, seed)
+    ]
+    return [_objects(tokens, seed), _objects(recorded, seed)]
+
+
+class _Observed:
+    """An observer that keeps a copy of every event it is shown."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        self.events.append(dict(event))
+
+
+_OBSERVERS: list[dict[str, Any]] = [
+    {},
+    {"observe_types": None},
+    {"observe_types": frozenset({"TEXT_MESSAGE_START", "TEXT_MESSAGE_END"})},
+    {"observe_types": frozenset({"TEXT_MESSAGE_CONTENT"}), "observe_timestamps": False},
+]
+
+
+def _fed(items: list[Any], by_run: bool, limits: Limits | None = None, **watch: Any) -> Any:
+    """A collector's transcript and what its observer saw, fed item by item or by runs."""
+    observed = _Observed() if watch else None
+    if observed is not None:
+        watch["observe"] = observed
+    collector = Collector(limits=limits, **watch)
+    if by_run:
+        collector.feed_items(items)
+    else:
+        for item in items:
+            collector.feed(item)
+    return _summary(collector.finish()), observed.events if observed is not None else None
+
+
+@pytest.mark.parametrize("events", STREAMS)
+def test_runs_of_sdk_objects_fold_as_the_objects_one_by_one(events: list[Any]) -> None:
+    for seed, items in enumerate(_object_variants(events, len(events))):
+        expected = _fed(items, by_run=False)
+        assert _summary(fold(items)) == expected[0], seed
+        assert _fed(items, by_run=True) == expected, seed
+
+
+@pytest.mark.parametrize("watch", _OBSERVERS[1:])
+@pytest.mark.parametrize("events", STREAMS[::7])
+def test_observers_see_the_same_events_from_runs_of_objects(
+    events: list[Any], watch: dict[str, Any]
+) -> None:
+    for items in _object_variants(events, 11):
+        assert _fed(items, True, **watch) == _fed(items, False, **watch)
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [Limits(max_text_chars=n) for n in (1, 12)] + [Limits(max_events=n) for n in (1, 7, 30, 301)],
+)
+@pytest.mark.parametrize("events", STREAMS[::9])
+def test_runs_of_objects_meet_the_limits_where_the_objects_one_by_one_do(
+    events: list[Any], limits: Limits
+) -> None:
+    for items in _object_variants(events, 5):
+        expected = _fed(items, False, limits)
+        assert _fed(items, True, limits) == expected
+        assert _summary(fold(items, limits=limits)) == expected[0]
+
+
+def test_strict_mode_raises_at_the_same_object() -> None:
+    events = _tokenized(_shape("per_token", 400))
+    events.insert(200, {**events[199], "messageId": "ghost"})
+    items = _objects(events, 0)
+    collector = Collector(strict=True)
+    with pytest.raises(ProtocolError) as by_object:  # noqa: PT012  (the feeding raises)
+        for item in items:
+            collector.feed(item)
+    with pytest.raises(ProtocolError) as by_run:
+        fold(items, strict=True)
+    assert str(by_run.value) == str(by_object.value)
+
+
+def test_runs_are_formed_from_sdk_objects() -> None:
+    """Guard: the equalities above would hold as well if no run were ever formed."""
+    events = _shape("per_token", 1_000)
+    items = [_SDK_EVENT.validate_python(event) for event in events]
+    runs = [
+        item
+        for item in read_events(items).with_delta_runs(frozenset({"TEXT_MESSAGE_CONTENT"}))
+        if isinstance(item, DeltaRun)
+    ]
+    assert all(isinstance(run, ObjectRun) for run in runs)
+    assert [run.length() for run in runs] == [150] * len(runs)
+    texts = [e for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    assert sum(run.length() for run in runs) == len(texts)
+    assert runs[0].joined() == "".join(e["delta"] for e in texts[1:150])
+
+
+def test_a_run_of_objects_breaks_where_an_object_differs() -> None:
+    core_event = _SDK_EVENT.validate_python
+    started = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+
+    def delta(item: str, text: str, **extra: Any) -> Any:
+        return core_event(
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": item, "delta": text, **extra}
+        )
+
+    odd = delta("b", "9")
+    odd.raw_event = {"x": 1}
+    items = [
+        core_event({**started, "_seq": 0}),  # _seq is reported: from now on nobody reads it
+        *(delta("a", "1"), delta("a", "2")),
+        *(delta("a", "3", _seq=1), delta("a", "4", _seq=2)),  # other keys: a new run
+        *(delta("b", "5", _seq=3), delta("b", "6", _seq=4)),  # another item
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "b", "delta": "7", "_seq": 5},  # a dict
+        *(delta("b", "8", _seq=6, timestamp=1_700_000_000_000), odd, delta("b", "0")),
+        *(delta("b", "x"), delta("b", "y", _seq=None)),  # an extra's null is not plain
+    ]
+    stream = read_events(items)
+    found = list(stream.with_delta_runs(frozenset({"TEXT_MESSAGE_CONTENT"})))
+    shape = [
+        [item.events[0]["delta"], item.joined()]
+        if isinstance(item, DeltaRun)
+        else item[1].get("delta", item[1]["type"])
+        for item in found
+    ]
+    assert shape == [
+        "RUN_STARTED",
+        ["1", "2"],
+        ["3", "4"],
+        ["5", "6"],
+        "7",
+        "8",
+        "9",
+        ["0", "x"],
+        "y",
+    ]

@@ -793,3 +793,18 @@ def test_a_callers_events_are_never_shared_with_the_transcript() -> None:
         else:
             container.append({"edited": True})
     assert _summary(transcript) == before
+
+
+def test_an_attribute_set_on_an_sdk_object_is_no_field_and_no_crash() -> None:
+    """Pydantic keeps an underscored attribute set on a model in its ``__dict__``."""
+    core = pytest.importorskip("ag_ui.core")
+    model = core.TextMessageContentEvent(message_id="m", delta="hi")
+    model._note = "set by a recorder"
+    assert _sdk_event_fields(model) is None  # not read field by field: model_dump reads it
+    intake = EventIntake()
+    assert intake.normalize(model) == {
+        "type": "TEXT_MESSAGE_CONTENT",
+        "messageId": "m",
+        "delta": "hi",
+    }
+    assert intake.sink.diagnostics == []
