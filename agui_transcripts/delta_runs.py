@@ -67,7 +67,9 @@ class DeltaRun:
         # The keys besides the three every delta has: with as many keys in all, a delta
         # holding the three and these holds exactly the run's keys.
         self._size = len(keys)
-        self._others = tuple(key for key in keys if key not in ("type", "delta", id_key))
+        self._others = tuple(
+            [key for key in keys if key != "type" and key != "delta" and key != id_key]
+        )
 
     def takes(self, value: dict[str, Any]) -> bool:
         """Whether a decoded object continues the run (the caller checks its bytes)."""
@@ -137,8 +139,13 @@ class ObjectRun(DeltaRun):
         super().__init__(run.events[0], run.index, run.kind, run.id_key, run.item_id, run.keys)
         fields: dict[str, Any] = item.__dict__
         self._type: type = type(item)
-        self._present = tuple(name for name, value in fields.items() if value is not None)
-        self._absent = tuple(name for name, value in fields.items() if value is None)
+        # (Loops, not generator expressions: a run of two deltas pays this at its start.)
+        present: list[str] = []
+        absent: list[str] = []
+        for name, value in fields.items():
+            (absent if value is None else present).append(name)
+        self._present = tuple(present)
+        self._absent = tuple(absent)
         self._id_attr = ""
         for name, key in wire.items():
             if key == run.id_key:
