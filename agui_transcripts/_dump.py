@@ -82,14 +82,17 @@ def _model(item: Any, depth: int) -> Any:
     wire, omittable = plan
     out: dict[str, Any] = {}
     for name, value in item.__dict__.items():
+        key = wire.get(name)
+        if key is None:
+            return NOT_PLAIN  # an attribute set on the object that is no field of its class
         if value is None:
             if name not in omittable:
-                out[wire[name]] = None
+                out[key] = None
             continue
         value = json_value(value, depth + 1)
         if value is NOT_PLAIN:
             return NOT_PLAIN
-        out[wire[name]] = value
+        out[key] = value
     return out
 
 

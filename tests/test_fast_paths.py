@@ -808,3 +808,16 @@ def test_an_attribute_set_on_an_sdk_object_is_no_field_and_no_crash() -> None:
         "delta": "hi",
     }
     assert intake.sink.diagnostics == []
+
+
+def test_an_attribute_set_on_a_nested_sdk_model_is_no_field_and_no_crash() -> None:
+    """The same in a model inside an event: a snapshot's message, read by ``_dump``."""
+    core = pytest.importorskip("ag_ui.core")
+    message = core.UserMessage(id="u1", content="hi")
+    message._note = "set by a recorder"
+    snapshot = core.MessagesSnapshotEvent(messages=[message])
+    assert _sdk_event_fields(snapshot) is None  # model_dump reads it
+    intake = EventIntake()
+    event = intake.normalize(snapshot)
+    assert event is not None
+    assert event["messages"] == [{"id": "u1", "role": "user", "content": "hi"}]
