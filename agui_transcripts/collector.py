@@ -15,12 +15,12 @@ from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
 from .delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
-from .events import Event, EventIntake, normalize_run_input, sdk_event_kind, unknown_key_count
+from .events import Event, EventIntake, normalize_run_input, unknown_key_count
 from .limits import DEFAULT_LIMITS, Limits
 from .model import MILLISECONDS_BELOW, MILLISECONDS_FROM, ToolMessage
 from .ownership import settle
 from .pipeline import ProtocolPipeline
-from .readers import EventReader, EventStream, Source, object_run, read_events, reads_as_path
+from .readers import EventReader, EventStream, ItemReader, Source, read_events, reads_as_path
 from .recording import read_run_input
 from .reduce import Reducer
 from .restated import SharedMessages
@@ -249,39 +249,21 @@ class Collector:
         one run (see :meth:`feed_run`); nothing is read after the event limit stops the
         intake.
         """
-        # item_runs without its generator, which costs the drop-in more than a run
-        # saves on streams with few deltas.
+        # item_runs's loop without its generator (see ItemReader).
         intake = self._pipeline.intake
-        opener = RunOpener(self._timed_lane_types, intake)
-        max_events = intake.max_events
+        reader = ItemReader(intake, RunOpener(self._timed_lane_types, intake))
         held: ObjectRun | None = None
-        last_class: type = dict
-        delta_class = False
         for item in items:
             if held is not None:
-                if intake.count < max_events and held.takes_object(item):
-                    intake.count += 1
+                if reader.continues(held, item):
                     continue
                 self._feed_held(held)
                 held = None
-            index = intake.count
-            event: Event | None = None
-            cls = type(item)
-            if cls is not last_class:  # most items are of the class before
-                last_class = cls
-                delta_class = cls is not dict and sdk_event_kind(item) in DELTA_ID_KEYS
-            if delta_class:
-                taken = intake.take_as_is(item)
-                if taken is not None:
-                    event, wire = taken
-                    held = object_run(event, item, wire, index, intake, opener)
+            index, event, held = reader.read(item)
             if event is None:
-                event = intake.normalize(item)
-                if event is None:
-                    if intake.stopped:
-                        break
-                    continue
-            if held is None:
+                if intake.stopped:
+                    break
+            elif held is None:
                 self.feed_canonical(event, index)
         if held is not None:
             self._feed_held(held)

@@ -504,7 +504,7 @@ class EventIntake:
         return fields, plan.wire
 
     def event_as_is(self, item: object) -> Event:
-        """The event of an object :meth:`as_is` took, as :meth:`normalize` returns it."""
+        """The event of an object :meth:`take_as_is` took, as :meth:`normalize` returns it."""
         flat = _sdk_event_fields(item)
         if flat is None:
             raise ValueError(f"{type(item).__name__} is not an SDK event read as it is")

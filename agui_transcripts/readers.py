@@ -36,8 +36,8 @@ __all__ = [
     "EventStream",
     "Format",
     "Indexed",
+    "ItemReader",
     "item_runs",
-    "object_run",
     "read_events",
 ]
 
@@ -521,6 +521,59 @@ def _released(held: DeltaRun) -> Indexed | DeltaRun:
 _TEXT_ITEMS: Final = (bytes, bytearray, memoryview, str)
 
 
+class ItemReader:
+    """Reads event items one by one for a loop that takes runs of SDK deltas at once.
+
+    The one reading behind :func:`item_runs` (a generator, the reader's) and
+    :meth:`~agui_transcripts.collector.Collector.feed_items` (a plain loop: the ragas
+    drop-in's path, where a generator costs more than runs save on streams with few
+    deltas). With ``opener``, a plain delta read from an SDK event object the intake
+    takes as it is opens an :class:`~agui_transcripts.delta_runs.ObjectRun`; without,
+    every item is read by :meth:`EventIntake.normalize`.
+    """
+
+    __slots__ = ("_delta_class", "_intake", "_last_class", "_max_events", "_opener")
+
+    def __init__(self, intake: EventIntake, opener: RunOpener | None) -> None:
+        self._intake = intake
+        self._opener = opener
+        self._max_events = intake.max_events
+        # Whether the class of the last item read is an SDK delta class: most items are
+        # of the class before, so the question is asked once per change of class.
+        self._last_class: type = dict
+        self._delta_class = False
+
+    def continues(self, held: ObjectRun, item: object) -> bool:
+        """Whether ``item`` continues ``held``; it is then taken and counted, not read."""
+        intake = self._intake
+        if intake.count < self._max_events and held.takes_object(item):
+            intake.count += 1
+            return True
+        return False
+
+    def read(self, item: object) -> tuple[int, Event | None, ObjectRun | None]:
+        """Read one item: its index, its event (None: not applied) and the run it opens.
+
+        An event that opens a run is the run's first, not to be folded apart.
+        """
+        intake = self._intake
+        index = intake.count
+        cls = type(item)
+        if cls is not self._last_class:
+            self._last_class = cls
+            self._delta_class = cls is not dict and sdk_event_kind(item) in DELTA_ID_KEYS
+        opener = self._opener
+        if opener is not None and self._delta_class:
+            taken = intake.take_as_is(item)
+            if taken is not None:
+                event, wire = taken
+                run = opener.open(event, index)
+                if run is None:
+                    return index, event, None
+                return index, event, ObjectRun(run, item, wire, intake.event_as_is)
+        return index, intake.normalize(item), None
+
+
 def item_runs(
     items: Iterable[Any],
     intake: EventIntake,
@@ -530,59 +583,28 @@ def item_runs(
     """The events of ``items``, each read by ``intake``, with their indices.
 
     With ``opener``, consecutive plain deltas read from SDK event objects come as one
-    :class:`~agui_transcripts.delta_runs.ObjectRun`: a delta that continues the run is
-    counted, not read, as the intake would take it as it is. ``text`` reads the items
-    that are chunks or lines (a reader's); without it every item is one event, as
-    :meth:`EventIntake.normalize` reads it. Stops where the intake stops.
+    :class:`~agui_transcripts.delta_runs.ObjectRun` (see :class:`ItemReader`). ``text``
+    reads the items that are chunks or lines (a reader's); without it every item is one
+    event. Stops where the intake stops.
     """
-    max_events = intake.max_events
+    reader = ItemReader(intake, opener)
     held: ObjectRun | None = None
-    last_class: type = dict
-    delta_class = False
     for item in items:
         if held is not None:
-            if intake.count < max_events and held.takes_object(item):
-                intake.count += 1
+            if reader.continues(held, item):
                 continue
             yield _released(held)
             held = None
         if text is not None and isinstance(item, _TEXT_ITEMS):
             yield from text(item)
         else:
-            index = intake.count
-            event: Event | None = None
-            cls = type(item)
-            if cls is not last_class:  # most items are of the class before
-                last_class = cls
-                delta_class = cls is not dict and sdk_event_kind(item) in DELTA_ID_KEYS
-            if opener is not None and delta_class:
-                taken = intake.take_as_is(item)
-                if taken is not None:
-                    event, wire = taken
-                    held = object_run(event, item, wire, index, intake, opener)
-            if event is None:
-                event = intake.normalize(item)
+            index, event, held = reader.read(item)
             if event is not None and held is None:
                 yield index, event
         if intake.stopped:
             return
     if held is not None:
         yield _released(held)
-
-
-def object_run(
-    event: Event,
-    item: object,
-    wire: dict[str, str],
-    index: int,
-    intake: EventIntake,
-    opener: RunOpener,
-) -> ObjectRun | None:
-    """A run starting with an SDK object the intake took as it is (see ``take_as_is``)."""
-    run = opener.open(event, index)
-    if run is None:
-        return None
-    return ObjectRun(run, item, wire, intake.event_as_is)
 
 
 # -- front ends --------------------------------------------------------------------------
