@@ -248,7 +248,7 @@ class ChunkNormalizer:
     ) -> tuple[str, str, object] | None:
         """What a chunk holding only a delta continues, when nothing about it is special.
 
-        For a TEXT or TOOL chunk whose fields are its delta, perhaps the id of the stream
+        For a chunk whose fields are its delta, perhaps the id of the stream
         it continues and perhaps that stream's lane: ``(content type, item id, tag)`` of
         the CONTENT/ARGS event :meth:`feed` would emit (tag ``None`` when untagged); the
         stream stays as it is. None when :meth:`feed` must decide (anything else): a
@@ -257,7 +257,7 @@ class ChunkNormalizer:
         all of them when not given).
         """
         kind = _CHUNK_KIND.get(event["type"])
-        if kind is None or kind == REASONING:
+        if kind is None:
             return None
         delta = event.get("delta")
         if type(delta) is not str or not delta:

@@ -32,7 +32,9 @@ __all__ = ["Collector", "afold", "fold"]
 # A plain delta's keys: its type, its item's id and the delta (and perhaps a timestamp).
 _PLAIN_DELTA_KEYS: Final = 3
 # Chunks whose continuations may take it too (the chunk layer says which).
-_CHUNK_TYPES: Final = frozenset({"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
+_CHUNK_TYPES: Final = frozenset(
+    {"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK", "REASONING_MESSAGE_CHUNK"}
+)
 _LANE_TYPES: Final = _CHUNK_TYPES | frozenset(DELTA_ID_KEYS)
 
 RunInput = Any

@@ -2,7 +2,8 @@
 
 Half of a stream recorded from a real model is consecutive deltas of one message, one
 token each. A *plain* delta changes nothing but its item's text: a
-``TEXT_MESSAGE_CONTENT`` or ``TOOL_CALL_ARGS`` with its item's id, a non-empty text delta,
+``TEXT_MESSAGE_CONTENT``, ``REASONING_MESSAGE_CONTENT`` or ``TOOL_CALL_ARGS`` with its
+item's id, a non-empty text delta,
 perhaps a ``timestamp``, and keys no AG-UI event defines (a recorder's own), which nobody
 reads. A reader that sees consecutive plain deltas of one item with the same keys hands
 them to the collector as one :class:`DeltaRun`, which appends their joined text at once
@@ -19,7 +20,11 @@ from .schema import CANONICAL_KEYS
 
 __all__ = ["DELTA_ID_KEYS", "DeltaRun", "ObjectRun", "RunOpener", "plain_keys"]
 
-DELTA_ID_KEYS: Final = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
+DELTA_ID_KEYS: Final = {
+    "TEXT_MESSAGE_CONTENT": "messageId",
+    "REASONING_MESSAGE_CONTENT": "messageId",
+    "TOOL_CALL_ARGS": "toolCallId",
+}
 """The delta events the lane takes, with the key naming the item each extends."""
 
 

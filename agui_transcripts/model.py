@@ -370,6 +370,10 @@ class TextMessage(Message):
         self.raw_content = None
         self._content.append(delta)
 
+    def holds_parts(self) -> bool:
+        """Whether the content is a list of parts (which a delta turns into text)."""
+        return self._parts is not None
+
     def to_dict(self) -> JSONObject:
         out = self._head()
         out["content"] = self.content if self.raw_content is None else self.raw_content

@@ -508,7 +508,7 @@ class Reducer:
         self._list.release()
 
     def append_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
-        """Apply a plain TEXT_MESSAGE_CONTENT or TOOL_CALL_ARGS delta, if nothing is special.
+        """Apply a plain text, reasoning or argument delta, if nothing is special.
 
         The delta lane: True when the delta went where :meth:`apply` would put it; False
         (nothing changed) when the event needs the general path. A rule of :meth:`apply`
@@ -524,6 +524,13 @@ class Reducer:
             self._index = -1 if index is None else index
             if self._text.admit("message", item_id, delta):
                 node.message.append(delta, seq=self._index, stretch=self._stretch)
+        elif kind == "REASONING_MESSAGE_CONTENT":
+            append = self._reasoning_appender(item_id)
+            if append is None:
+                return False
+            self._index = -1 if index is None else index
+            if self._text.admit("message", item_id, delta):
+                append(delta)
         else:
             if item_id in self._replays:
                 return False
@@ -555,10 +562,25 @@ class Reducer:
             if type(last) is not TextSegment or last.stretch != self._stretch:
                 return None
             return self._text.route("message", item_id, last.appender(), run)
+        if kind == "REASONING_MESSAGE_CONTENT":
+            append = self._reasoning_appender(item_id)
+            return None if append is None else self._text.route("message", item_id, append, run)
         call = self._list.call(item_id)
         if call is None:
             return None
         return self._text.route("call", item_id, call.arguments_appender(), run)
+
+    def _reasoning_appender(self, item_id: str) -> Callable[[str], None] | None:
+        """Where a plain reasoning delta for ``item_id`` goes, when nothing else changes.
+
+        The message's own ``append`` (not its text's): content set on the live message
+        between two deltas replaces its text, and the next delta must go there.
+        """
+        node = self._list.node(item_id)
+        if node is None or type(node.message) is not ReasoningMessage:
+            return None
+        message: ReasoningMessage = node.message
+        return None if message.holds_parts() else message.append
 
     def close(self) -> None:
         """End of input: a run still going is truncated; unmatched results are reported."""

@@ -252,7 +252,7 @@ class Verifier:
         self._handlers = {}
 
     def accepts_delta(self, kind: str, item_id: str, tag: object = None) -> bool:
-        """Whether a plain CONTENT/ARGS delta for ``item_id`` breaks no rule now.
+        """Whether a plain text, reasoning or ARGS delta for ``item_id`` breaks no rule now.
 
         True when the run is going, the item is open and ``tag`` (the event's
         ``subagentRunId``, None when absent) is its opener's: :meth:`feed` would report
@@ -265,6 +265,8 @@ class Verifier:
             open_set, owners = self._open_text, self._message_owner
         elif kind == "TOOL_CALL_ARGS":
             open_set, owners = self._open_tools, self._tool_owner
+        elif kind == "REASONING_MESSAGE_CONTENT":
+            open_set, owners = self._open_reasoning, self._message_owner
         else:
             return False
         if item_id not in open_set:

@@ -210,57 +210,95 @@ def _tokens(pieces: tuple[str, ...], count: int, seed: int) -> Iterator[str]:
         yield pieces[(seed + i) % len(pieces)]
 
 
-def per_token(size: int) -> Iterator[Event]:
-    """Recorded from a real model: one delta per token and keys nobody reads on every event.
+def _recorded(size: int, turn_events: Callable[[int], list[Event]]) -> Iterator[Event]:
+    """Turns of ``turn_events`` as a recorder logs them, up to ``size`` events.
 
-    Each run streams a text message of 150 token deltas, a call whose arguments come in 31
-    deltas, its result and an answer of 150 more. Every event carries the producer's
-    ``timestamp`` and a recorder's own ``_timestamp`` and ``_seq``, as logged runs do.
+    Every event carries the producer's ``timestamp`` and a recorder's own ``_timestamp``
+    and ``_seq``, as logged runs do.
     """
     emitted = turn = 0
     while emitted < size:
         turn += 1
-        run, m1, m2, call = f"run-{turn}", f"a{turn}", f"b{turn}", f"c{turn}"
-        events: list[Event] = [
-            _asked(run, turn),
-            {"type": "TEXT_MESSAGE_START", "messageId": m1, "role": "assistant"},
-            *(
-                {"type": "TEXT_MESSAGE_CONTENT", "messageId": m1, "delta": d}
-                for d in _tokens(TOKENS, 150, turn)
-            ),
-            {"type": "TEXT_MESSAGE_END", "messageId": m1},
-            {
-                "type": "TOOL_CALL_START",
-                "toolCallId": call,
-                "toolCallName": "get_weather",
-                "parentMessageId": m1,
-            },
-            *(
-                {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": d}
-                for d in (ARGUMENTS[i : i + 2] for i in range(0, len(ARGUMENTS), 2))
-            ),
-            {"type": "TOOL_CALL_END", "toolCallId": call},
-            {
-                "type": "TOOL_CALL_RESULT",
-                "messageId": f"r{turn}",
-                "toolCallId": call,
-                "content": "18C and sunny",
-                "role": "tool",
-            },
-            {"type": "TEXT_MESSAGE_START", "messageId": m2, "role": "assistant"},
-            *(
-                {"type": "TEXT_MESSAGE_CONTENT", "messageId": m2, "delta": d}
-                for d in _tokens(TOKENS, 150, turn + 5)
-            ),
-            {"type": "TEXT_MESSAGE_END", "messageId": m2},
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": run},
-        ]
-        for event in events:
+        for event in turn_events(turn):
             event["timestamp"] = 1_700_000_000_000 + emitted
             event["_timestamp"] = f"2026-12-04T10:00:{emitted % 60:02d}.{emitted % 1000:03d}Z"
             event["_seq"] = emitted
             emitted += 1
             yield event
+
+
+def _text(message_id: str, count: int, seed: int) -> list[Event]:
+    """An assistant message streamed one token per delta."""
+    return [
+        {"type": "TEXT_MESSAGE_START", "messageId": message_id, "role": "assistant"},
+        *(
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": d}
+            for d in _tokens(TOKENS, count, seed)
+        ),
+        {"type": "TEXT_MESSAGE_END", "messageId": message_id},
+    ]
+
+
+def _weather_turn(turn: int) -> list[Event]:
+    run, m1, m2, call = f"run-{turn}", f"a{turn}", f"b{turn}", f"c{turn}"
+    return [
+        _asked(run, turn),
+        *_text(m1, 150, turn),
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": call,
+            "toolCallName": "get_weather",
+            "parentMessageId": m1,
+        },
+        *(
+            {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": d}
+            for d in (ARGUMENTS[i : i + 2] for i in range(0, len(ARGUMENTS), 2))
+        ),
+        {"type": "TOOL_CALL_END", "toolCallId": call},
+        {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": f"r{turn}",
+            "toolCallId": call,
+            "content": "18C and sunny",
+            "role": "tool",
+        },
+        *_text(m2, 150, turn + 5),
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": run},
+    ]
+
+
+def per_token(size: int) -> Iterator[Event]:
+    """Recorded from a real model: one delta per token and keys nobody reads on every event.
+
+    Each run streams a text message of 150 token deltas, a call whose arguments come in 31
+    deltas, its result and an answer of 150 more.
+    """
+    return _recorded(size, _weather_turn)
+
+
+def _thinking_turn(turn: int) -> list[Event]:
+    run, thought, answer = f"run-{turn}", f"th{turn}", f"a{turn}"
+    return [
+        _asked(run, turn),
+        {"type": "REASONING_START", "messageId": thought},
+        {"type": "REASONING_MESSAGE_START", "messageId": thought, "role": "reasoning"},
+        *(
+            {"type": "REASONING_MESSAGE_CONTENT", "messageId": thought, "delta": d}
+            for d in _tokens(TOKENS, 200, turn)
+        ),
+        {"type": "REASONING_MESSAGE_END", "messageId": thought},
+        {"type": "REASONING_END", "messageId": thought},
+        *_text(answer, 100, turn + 3),
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": run},
+    ]
+
+
+def reasoning(size: int) -> Iterator[Event]:
+    """Recorded from a reasoning model: 200 reasoning tokens, then an answer of 100.
+
+    One delta per token and the recorder's keys on every event, as in ``per_token``.
+    """
+    return _recorded(size, _thinking_turn)
 
 
 def long_thread(size: int) -> Iterator[Event]:
@@ -336,6 +374,7 @@ SHAPES: dict[str, Shape] = {
     "snapshots": snapshots,
     "subagents": subagents,
     "per_token": per_token,
+    "reasoning": reasoning,
     "long_thread": long_thread,
 }
 

@@ -33,7 +33,15 @@ from .test_fast_paths import CORPUS
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from shapes import SHAPES
 
-_DELTAS = frozenset({"TEXT_MESSAGE_CONTENT", "TOOL_CALL_ARGS", "TEXT_MESSAGE_CHUNK"})
+_DELTAS = frozenset(
+    {
+        "TEXT_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_CONTENT",
+        "TOOL_CALL_ARGS",
+        "TEXT_MESSAGE_CHUNK",
+        "REASONING_MESSAGE_CHUNK",
+    }
+)
 
 
 def _tokenized(events: list[Any]) -> list[Any]:
@@ -111,7 +119,16 @@ def _shape(name: str, size: int) -> list[Any]:
 
 SHAPE_STREAMS = [
     pytest.param(_shape(name, 1_500), id=f"shape-{name}")
-    for name in ("per_token", "long_thread", "mixed", "chunks", "timed", "subagents", "snapshots")
+    for name in (
+        "per_token",
+        "long_thread",
+        "mixed",
+        "chunks",
+        "timed",
+        "subagents",
+        "snapshots",
+        "reasoning",
+    )
 ]
 STREAMS = CORPUS + SHAPE_STREAMS
 
@@ -399,6 +416,31 @@ def test_runs_are_formed_from_sdk_objects() -> None:
     texts = [e for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
     assert sum(run.length() for run in runs) == len(texts)
     assert runs[0].joined() == "".join(e["delta"] for e in texts[1:150])
+
+
+@pytest.mark.parametrize("form", ["lines", "objects"])
+def test_reasoning_deltas_form_runs_as_text_deltas_do(form: str) -> None:
+    """Guard: a reasoning model's 200 thinking tokens a turn are one run, then 100 of text."""
+    events = _shape("reasoning", 1_000)
+    source: Any = (
+        _jsonl(events) if form == "lines" else [_SDK_EVENT.validate_python(e) for e in events]
+    )
+    kinds = frozenset({"REASONING_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT"})
+    runs = [
+        item for item in read_events(source).with_delta_runs(kinds) if isinstance(item, DeltaRun)
+    ]
+    assert [(run.kind, run.length()) for run in runs] == [
+        ("REASONING_MESSAGE_CONTENT", 200),
+        ("TEXT_MESSAGE_CONTENT", 100),
+    ] * (len(runs) // 2)
+    assert len(runs) == 2 * sum(e["type"] == "RUN_STARTED" for e in events)
+    thoughts = fold(source).to_dicts()[1::3]  # user, reasoning, answer
+    assert [m["role"] for m in thoughts] == ["reasoning"] * len(thoughts)
+    assert thoughts[0]["content"] == "".join(
+        e["delta"]
+        for e in events
+        if e["type"] == "REASONING_MESSAGE_CONTENT" and e["messageId"] == "th1"
+    )
 
 
 def test_a_run_of_objects_breaks_where_an_object_differs() -> None:

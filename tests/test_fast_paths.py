@@ -42,7 +42,7 @@ from agui_transcripts.message_list import MessageList
 from .builds import requires_interpreted
 from .generate import random_stream
 from .lane import count_lane, without_lane
-from .streams import RF, RS, TCA, TCE, TCR, TCS, TMC, TME, TMK, TMS
+from .streams import RF, RMC, RME, RMK, RMS, RS, RZE, RZS, TCA, TCE, TCR, TCS, TMC, TME, TMK, TMS
 
 HERE = Path(__file__).parent
 GOLDEN = sorted((HERE / "golden" / "streams").glob("*.jsonl")) + sorted(
@@ -722,6 +722,62 @@ def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.Monke
     assert message["content"] == "abcd"
     assert message["toolCalls"][0]["function"]["arguments"] == '{"x": 1}'
     assert [d.code for d in transcript.diagnostics] == ["owner-unknown"]  # c1 unanswered
+
+
+def test_the_delta_lane_takes_reasoning_deltas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reasoning model streams its thinking a token at a time: that is the lane's too."""
+    events = [
+        RS(),
+        RZS("t1"),
+        RMS("t1"),
+        RMC("t1", "thin"),  # the lane
+        RMC("t1", "k"),  # its route
+        RMC("t1", "ing", timestamp=1_700_000_000_000),  # timed: the route, time noted
+        RMC("t1", "!", metadata={"k": 1}),  # metadata: the general path
+        RME("t1"),
+        RZE("t1"),
+        RMK("t2", "Chunk"),  # opens a chunk stream: the general path
+        RMK(delta="ed"),  # continues it: the lane
+        RMK("t2", " too"),  # the lane
+        RF(),
+    ]
+    with monkeypatch.context() as patch:
+        taken = count_lane(patch)
+        fast = fold([dict(e) for e in events])
+    assert taken[0] == 5
+    assert [m["content"] for m in fast.to_dicts()] == ["thinking!", "Chunked too"]
+    assert fast.times.messages["t1"] == [1_700_000_000_000.0] * 2
+    assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
+
+
+def _live_reasoning(content: Any) -> dict[str, Any]:
+    """Reasoning deltas fed around an edit of the live message's content."""
+    collector = Collector()
+    for event in [RS(), RMS("t1"), RMC("t1", "a"), RMC("t1", "b")]:
+        collector.feed(event)
+    collector.transcript.messages[0].content = content  # type: ignore[attr-defined]
+    collector.feed(RMC("t1", "c"))
+    collector.feed(RMC("t1", "d"))
+    collector.feed(RF())
+    final = collector.close()
+    return {"messages": final.to_dicts(), "codes": [d.code for d in final.diagnostics]}
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [("edited ", "edited cd"), ([{"type": "text", "text": "plan"}], "cd")],
+    ids=["text", "parts"],
+)
+def test_editing_a_live_reasoning_message_between_deltas_loses_nothing(
+    content: Any, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text set on it takes the next deltas; parts set on it become text, as is said."""
+    fast = _live_reasoning(content)
+    assert fast["messages"][0]["content"] == expected
+    assert ("content-parts-replaced" in fast["codes"]) is isinstance(content, list)
+    with monkeypatch.context() as patch:
+        without_lane(patch)
+        assert _live_reasoning(content) == fast
 
 
 def _live_session() -> dict[str, Any]:
