@@ -59,6 +59,23 @@ def json_size(value: Any, budget: int) -> int:
     return size
 
 
+# The operation classes by name: each operation is built once (its pointer parsed once)
+# and applied on its own, rather than through a one-operation JsonPatch, which builds it
+# twice. A public mapping of jsonpatch's.
+_OPERATIONS = jsonpatch.JsonPatch.operations
+
+# What applying an operation may raise when the patch is not one that applies.
+_FAILURES = (
+    jsonpatch.JsonPatchException,
+    jsonpointer.JsonPointerException,
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    RecursionError,
+)
+
+
 def _parts(pointer: object) -> list[str] | None:
     if not isinstance(pointer, str):
         return None
@@ -68,14 +85,26 @@ def _parts(pointer: object) -> list[str] | None:
         return None
 
 
+def _index(part: str, length: int) -> int | None:
+    """The array index a pointer segment names, as RFC 6901 reads it, if in ``length``.
+
+    ASCII digits without a leading zero only: ``"²"`` or ``"٣"`` pass ``str.isdigit``
+    (and ``int`` reads the second) but name no index.
+    """
+    if not (part.isascii() and part.isdigit()) or (part[0] == "0" and part != "0"):
+        return None
+    index = int(part)
+    return index if index < length else None
+
+
 def _at(document: Any, parts: Sequence[str]) -> Any:
     """The value at a pointer, or None when there is none."""
     node = document
     for part in parts:
         if isinstance(node, dict) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+        elif isinstance(node, list) and (index := _index(part, len(node))) is not None:
+            node = node[index]
         else:
             return None
     return node
@@ -98,30 +127,55 @@ def _own_path(holder: list[Any], parts: Sequence[str], owned: dict[int, Any]) ->
                 return
             parent, key, node = node, part, node[part]
         else:
-            if not part.isdigit() or int(part) >= len(node):
+            index = _index(part, len(node))
+            if index is None:
                 return
-            parent, key, node = node, int(part), node[int(part)]
+            parent, key, node = node, index, node[index]
 
 
-def _growth(document: Any, op: dict[str, Any], budget: int) -> int:
-    """How much an operation adds to the document's size (negative when it shrinks it)."""
+def _replaced(document: Any, parts: Sequence[str] | None) -> Any:
+    """What an ``add`` at ``parts`` replaces: the whole document, or a member of an object.
+
+    None when it replaces nothing (an ``add`` into an array inserts).
+    """
+    if parts is None:
+        return None
+    if not parts:
+        return document
+    parent = _at(document, parts[:-1])
+    return parent.get(parts[-1]) if isinstance(parent, dict) else None
+
+
+def _growth(document: Any, op: dict[str, Any], parts: list[str] | None, budget: int) -> int:
+    """How much an operation adds to the document's size (negative when it shrinks it).
+
+    ``parts``: its ``path``, parsed (None when it is no pointer).
+    """
     kind = op["op"]
     if kind in ("add", "replace"):
         added = json_size(op.get("value"), budget)
         if kind == "replace":
-            parts = _parts(op.get("path"))
             old = _at(document, parts) if parts is not None else None
-            return added - (json_size(old, budget) if old is not None else 0)
-        return added
+        else:
+            old = _replaced(document, parts)
+        return added - (json_size(old, budget) if old is not None else 0)
     if kind == "copy":
-        parts = _parts(op.get("from"))
-        source = _at(document, parts) if parts is not None else None
+        source_parts = _parts(op.get("from"))
+        source = _at(document, source_parts) if source_parts is not None else None
         return json_size(source, budget) if source is not None else 0
     if kind == "remove":
-        parts = _parts(op.get("path"))
         old = _at(document, parts) if parts is not None else None
         return -json_size(old, budget) if old is not None else 0
     return 0  # move and test do not change the size
+
+
+def _operation(op: dict[str, Any]) -> tuple[Any, list[str] | None, str | None]:
+    """The operation built once, its path parsed, and why it cannot apply if it cannot."""
+    try:
+        operation = _OPERATIONS[op["op"]](op)
+        return operation, list(operation.pointer.parts), None
+    except _FAILURES as error:
+        return None, None, str(error)
 
 
 def apply_patch(
@@ -136,24 +190,23 @@ def apply_patch(
     holder = [document]
     owned: dict[int, Any] = {}
     for op in ops:
-        size += _growth(holder[0], op, max_size)
+        operation, parts, broken = _operation(op)
+        size += _growth(holder[0], op, parts, max_size)
         if size > max_size:
             raise PatchTooLarge(
                 f"operation {op['op']!r} at {op.get('path')!r} would make the document pass "
                 f"{max_size} bytes"
             )
-        for key in ("path", "from") if op["op"] == "move" else ("path",):
-            parts = _parts(op.get(key))
-            if parts is not None:
-                _own_path(holder, parts, owned)
+        if broken is not None:
+            raise PatchError(broken)
+        if parts is not None:
+            _own_path(holder, parts, owned)
+        if op["op"] == "move":
+            source = _parts(op.get("from"))
+            if source is not None:
+                _own_path(holder, source, owned)
         try:
-            holder[0] = jsonpatch.apply_patch(holder[0], [op], in_place=True)
-        except (
-            jsonpatch.JsonPatchException,
-            jsonpointer.JsonPointerException,
-            TypeError,
-            ValueError,
-            RecursionError,
-        ) as error:
+            holder[0] = operation.apply(holder[0])
+        except _FAILURES as error:
             raise PatchError(str(error)) from None
     return holder[0], max(size, 0)

@@ -353,6 +353,48 @@ def test_a_failing_patch_changes_nothing_and_earlier_states_are_never_changed() 
     assert [d.code for d in collector.diagnostics] == ["patch-failed"]
 
 
+@pytest.mark.parametrize("segment", ["\u00b2", "\u0663", "01", "-1", "1e0"])
+def test_a_pointer_segment_that_names_no_index_fails_the_patch_not_the_fold(segment: str) -> None:
+    """``"²"`` passes ``str.isdigit`` and ``int`` refused it: a ValueError out of lenient mode."""
+    from agui_transcripts import fold
+
+    op = {"op": "replace", "path": f"/a/{segment}", "value": 9}
+    move = {"op": "move", "from": f"/a/{segment}", "path": "/b"}
+    events = [RS_, {"type": "STATE_SNAPSHOT", "snapshot": {"a": [1, 2]}}]
+    events += [{"type": "STATE_DELTA", "delta": [op]}, {"type": "STATE_DELTA", "delta": [move]}]
+    events.append(
+        {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "p", "content": {"a": [1]}}
+    )
+    events.append({"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "p", "patch": [op]})
+    transcript = fold([*events, RF_])
+    assert [d.code for d in transcript.diagnostics] == ["patch-failed"] * 3
+    assert transcript.state == {"a": [1, 2]}
+    assert transcript.to_dicts()[0]["content"] == {"a": [1]}
+
+
+@pytest.mark.parametrize("path", ["/doc", ""])
+def test_an_add_that_replaces_a_member_is_no_growth(path: str) -> None:
+    """RFC 6902: ``add`` on an existing member (or the root) replaces it, so the size it
+    counts is the difference; counting the value whole froze a 1 KB state at the limit."""
+    from agui_transcripts import Limits, fold
+
+    value: Any = "x" * 1_000 if path else {"doc": "x" * 1_000}
+    events = [RS_, {"type": "STATE_SNAPSHOT", "snapshot": {"doc": "x" * 1_000}}]
+    for n in range(101):
+        new = value if n < 100 else ("y" * 1_000 if path else {"doc": "y" * 1_000})
+        events.append({"type": "STATE_DELTA", "delta": [{"op": "add", "path": path, "value": new}]})
+    transcript = fold([*events, RF_], limits=Limits(max_state_bytes=5_000))
+    assert transcript.diagnostics == []
+    assert transcript.state == {"doc": "y" * 1_000}
+    # An add into an array inserts: that is growth, and it still meets the limit.
+    grow = [{"op": "add", "path": "/items/-", "value": "z" * 1_000} for _ in range(10)]
+    events = [RS_, {"type": "STATE_SNAPSHOT", "snapshot": {"items": []}}]
+    events += [{"type": "STATE_DELTA", "delta": [op]} for op in grow]
+    transcript = fold([*events, RF_], limits=Limits(max_state_bytes=5_000))
+    assert [d.code for d in transcript.errors] == ["state-limit"] * 6
+    assert len(transcript.state["items"]) == 4
+
+
 def test_one_op_deltas_on_a_large_state_cost_what_they_touch() -> None:
     """1,000 one-op deltas on a 0.8 MB state took 94 s when each copied the state."""
     done = run_bounded(
