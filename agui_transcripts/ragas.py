@@ -471,14 +471,19 @@ def _as_ragas(messages: Iterable[Any], caller: str) -> list[Any]:
     return to_ragas(ours, policy="keep")
 
 
+def _named(value: object, names: frozenset[str]) -> bool:
+    """Whether ``value`` is one of ``names`` (a list or a dict is none, and no error)."""
+    return isinstance(value, str) and value in names
+
+
 def _kind(item: Any) -> str:
     if isinstance(item, Message):
         return "ours"
     if isinstance(item, Mapping):
-        return "dict" if item.get("role") in _AGUI_ROLES else "other"
-    if getattr(item, "type", None) in _RAGAS_TYPES and not hasattr(item, "role"):
+        return "dict" if _named(item.get("role"), _AGUI_ROLES) else "other"
+    if _named(getattr(item, "type", None), _RAGAS_TYPES) and not hasattr(item, "role"):
         return "ragas"
-    if getattr(item, "role", None) in _AGUI_ROLES and hasattr(item, "model_dump"):
+    if _named(getattr(item, "role", None), _AGUI_ROLES) and hasattr(item, "model_dump"):
         return "sdk"
     return "other"
 

@@ -28,7 +28,7 @@ from typing import Any, Final
 from ._codec import dumps
 from .chunks import ChunkMarks
 from .diagnostics import DiagnosticSink
-from .events import Event
+from .events import Event, json_kind
 from .limits import bound
 from .message_list import MessageList, Node
 from .model import (
@@ -246,6 +246,16 @@ def result_ids(records: dict[str, ToolCallRecord], call_id: str) -> list[str]:
     """The ids of the messages that answer a call ([] if the call is unknown)."""
     record = records.get(call_id)
     return record.result_message_ids if record is not None else []
+
+
+def _objects(value: object) -> list[dict[str, Any]] | None:
+    """The objects of a list (a run input's tools); None when it is no list.
+
+    What else the list holds is no tool; the run's input keeps it as it was sent.
+    """
+    if not isinstance(value, list):
+        return None
+    return [item for item in value if isinstance(item, dict)]
 
 
 class Reducer:
@@ -633,7 +643,7 @@ class Reducer:
             )
         run.input = given
         run.resume = [r for r in given.get("resume") or () if isinstance(r, dict)]
-        run.tools = given.get("tools") if isinstance(given.get("tools"), list) else None
+        run.tools = _objects(given.get("tools"))
         run.thread_id = given.get("threadId") if isinstance(given.get("threadId"), str) else None
         run.run_id = given.get("runId") if isinstance(given.get("runId"), str) else None
 
@@ -683,7 +693,7 @@ class Reducer:
             if isinstance(run_input.get("resume"), list):
                 run.resume = [r for r in run_input["resume"] if isinstance(r, dict)]
             if isinstance(run_input.get("tools"), list):
-                run.tools = run_input["tools"]
+                run.tools = _objects(run_input["tools"])
             self._check_resume(run, echoed=not sent)
         else:
             self._check_resume(run)
@@ -1651,7 +1661,7 @@ class Reducer:
             return False, document, size
         valid = []
         for index, op in enumerate(ops):
-            if isinstance(op, dict) and op.get("op") in _PATCH_OPS:
+            if isinstance(op, dict) and type(op.get("op")) is str and op["op"] in _PATCH_OPS:
                 valid.append(op)
             else:
                 kind = op.get("op") if isinstance(op, dict) else op
@@ -1755,6 +1765,16 @@ class Reducer:
             "activity/patch",
             self._activity_sizes.get(target.id),
         )
+        if applied and not isinstance(content, dict):
+            self._report(
+                "patch-failed",
+                f"Failed to apply activity patch (it makes {target.id!r}'s content "
+                f"{json_kind(content)}, and an activity's content is an object); nothing of it "
+                "applied",
+                message_id=target.id,
+            )
+            self._activity_sizes.pop(target.id, None)  # measured again at its next patch
+            return
         self._activity_sizes[target.id] = size
         if applied:
             target.content = content

@@ -9,7 +9,7 @@ that cannot be read at all is reported and skipped, never guessed at.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from ._codec import dumps
 from .events import json_kind
@@ -61,7 +61,7 @@ def content_parts(content: list[Any], where: str, report: Report) -> list[Conten
             report("unknown-content-part", f"{where}/content/{index} is not an object; dropped")
             continue
         kind = part.get("type")
-        if kind in _PART_TYPES:
+        if type(kind) is str and kind in _PART_TYPES:
             parts.append(part)
         elif kind == "binary":
             parts.append(_upgrade_binary(part))
@@ -101,6 +101,21 @@ def _text(value: object) -> str:
     return dumps(value)
 
 
+T = TypeVar("T")
+
+
+def _typed(
+    item: Mapping[str, Any], key: str, kind: type[T], where: str, report: Report
+) -> T | None:
+    """``item[key]`` if it is a ``kind``; absent or null is None, anything else reported."""
+    value = item.get(key)
+    if value is None or isinstance(value, kind):
+        return value
+    noun = "a string" if kind is str else "an object"
+    report("snapshot-message-invalid", f"{where}/{key} is not {noun}; dropped")
+    return None
+
+
 def _tool_calls(raw: object, where: str, report: Report) -> list[ToolCall] | None:
     if raw is None:
         return None
@@ -126,12 +141,13 @@ def _tool_calls(raw: object, where: str, report: Report) -> list[ToolCall] | Non
                 f"{where}/toolCalls/{index}: arguments should be a JSON string; serialised",
             )
             arguments = dumps(arguments)
+        field = f"{where}/toolCalls/{index}"
         call = ToolCall(
             item["id"],
             _text(function.get("name")),
             arguments,
-            encrypted_value=item.get("encryptedValue"),
-            metadata=item.get("metadata"),
+            encrypted_value=_typed(item, "encryptedValue", str, field, report),
+            metadata=_typed(item, "metadata", dict, field, report),
         )
         if isinstance(item.get("encryptedValueType"), str):
             call.encrypted_value_type = item["encryptedValueType"]
@@ -166,10 +182,8 @@ def _message(data: dict[str, Any], where: str, report: Report) -> Message | None
     subagent_run_id = data.get("subagentRunId")
     if not isinstance(subagent_run_id, str):
         subagent_run_id = None
-    metadata = data.get("metadata")
-    if not isinstance(metadata, dict):
-        metadata = None
-    encrypted = data.get("encryptedValue") if isinstance(data.get("encryptedValue"), str) else None
+    metadata = _typed(data, "metadata", dict, where, report)
+    encrypted = _typed(data, "encryptedValue", str, where, report)
     content = data.get("content")
     # Content that is neither text nor content parts (an object, a number; parts on an
     # assistant message) is kept as it came, as the reference client keeps its own input;

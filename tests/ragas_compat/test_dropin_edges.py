@@ -112,7 +112,11 @@ def test_ragas_own_messages_go_through_unchanged() -> None:
     assert dropin.extract_response([]) == ""
 
 
-@pytest.mark.parametrize("junk", ["plain text", 3, {"content": "no role"}, object()])
+# A role or type that is a list or an object once raised "unhashable type" from a set.
+_UNHASHABLE = [{"role": ["user"], "content": "x"}, {"role": {"a": 1}}, SimpleNamespace(type=[])]
+
+
+@pytest.mark.parametrize("junk", ["plain text", 3, {"content": "no role"}, object(), *_UNHASHABLE])
 def test_anything_else_is_a_type_error(junk: object) -> None:
     for extract in (dropin.extract_response, dropin.extract_tool_calls, dropin.extract_contexts):
         with pytest.raises(TypeError, match=f"{extract.__name__}\\(\\) takes ragas messages"):
