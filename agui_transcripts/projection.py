@@ -390,8 +390,15 @@ class _Projector:
 
     def _deliver_held(self, call_id: str) -> None:
         """Results that arrived before their call follow it now (I7, I8)."""
-        for held in self.held.pop(call_id, []):
-            self._result(held)
+        held = self.held.pop(call_id, [])
+        last = len(held) - 1
+        for position, item in enumerate(held):
+            self._result(item)
+            if position < last and self.releasing and self.batch is None:
+                # The result closed the batch inside a release, which lets the queue
+                # through only once this item is done (see _close_batch); the next
+                # result must meet the queue as it is after that.
+                self._release()
 
     def _attach(self, batch: _Batch, item: _Call) -> None:
         call = item.call
@@ -464,7 +471,11 @@ class _Projector:
 
     def _close_batch(self) -> None:
         self.batch = None
-        self._release()
+        if not self.releasing:
+            self._release()
+        # Inside a release, its loop lets the queue through as soon as the item at hand
+        # is done: releasing again here would nest one release per call, as deep as the
+        # stream makes it (calls answered last-first).
 
     def _release(self) -> None:
         """Let deferred items through, in order, until one opens a batch again."""

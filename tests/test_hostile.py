@@ -417,6 +417,57 @@ def test_one_op_deltas_on_a_large_state_cost_what_they_touch() -> None:
     assert done.output == [-999, 999]  # applied, and the snapshot event left untouched
 
 
+# -- calls answered last-first: no recursion on what the stream makes deep ---------------------
+
+
+def _answered_last_first(calls: int, parents: bool) -> list[dict[str, Any]]:
+    """Calls each in a message of its own (or with no parent named), then their results."""
+    events: list[dict[str, Any]] = [RS_]
+    for n in range(calls):
+        start = {"type": "TOOL_CALL_START", "toolCallId": f"c{n}", "toolCallName": "f"}
+        if parents:
+            events += [
+                {"type": "TEXT_MESSAGE_START", "messageId": f"m{n}", "role": "assistant"},
+                {"type": "TEXT_MESSAGE_END", "messageId": f"m{n}"},
+            ]
+            start["parentMessageId"] = f"m{n}"
+        events += [start, {"type": "TOOL_CALL_END", "toolCallId": f"c{n}"}]
+    for n in reversed(range(calls)):
+        events.append(
+            {
+                "type": "TOOL_CALL_RESULT",
+                "messageId": f"r{n}",
+                "toolCallId": f"c{n}",
+                "content": "ok",
+            }
+        )
+    return [*events, RF_]
+
+
+def _check_each_result_follows_its_call(calls: int, parents: bool) -> None:
+    from agui_transcripts import fold
+
+    transcript = fold(_answered_last_first(calls, parents))
+    ordered = [m.to_dict() for m in transcript.ordered()]
+    results = [n for n, m in enumerate(ordered) if m["role"] == "tool"]
+    assert [ordered[n]["id"] for n in results] == [f"r{n}" for n in range(calls)]
+    for n in results:  # right after the message that declares its call
+        assert ordered[n - 1]["toolCalls"][0]["id"] == ordered[n]["toolCallId"]
+    assert transcript.diagnostics == []
+
+
+@pytest.mark.parametrize("parents", [True, False], ids=["named-parents", "no-parents"])
+def test_calls_answered_last_first_are_ordered_without_recursion(parents: bool) -> None:
+    """Each release of deferred calls nested one more: RecursionError from 170-2,000 calls."""
+    _check_each_result_follows_its_call(3_000, parents)
+
+
+@pytest.mark.slow
+def test_twenty_thousand_calls_answered_last_first() -> None:
+    """The compiled build crashed the interpreter (a segmentation fault) from about 14k."""
+    _check_each_result_follows_its_call(20_000, parents=True)
+
+
 # -- content nested past the JSON encoders, through the command line --------------------------
 
 
