@@ -113,7 +113,7 @@ def convert_one(
 
             spans = to_otel_spans(transcript, content=content, limits=limits)
             output: dict[str, Any] = {"messages": spans}
-            text = dumps_checked(otlp_json(spans))
+            document: Any = otlp_json(spans)
         else:
             output = {
                 "source": source,
@@ -123,14 +123,17 @@ def convert_one(
                 "continuation": transcript.continuation().status,
                 "diagnostics": [_diagnostic_dict(d) for d in transcript.diagnostics],
             }
-            text = dumps_checked(output, indent=2 if pretty else None)
+            document = output
     except LogError as error:
         return Outcome(source, ok=False, failure=str(error))
     except ImportError as error:
         return Outcome(source, ok=False, failure=f"{source}: {error}")
     except (ValueError, RecursionError) as error:
-        reason = str(error) if isinstance(error, ValueError) else "nested too deep"
-        return Outcome(source, ok=False, failure=f"{source}: cannot be written as JSON: {reason}")
+        return Outcome(source, ok=False, failure=f"{source}: cannot be converted: {error!r}")
+    try:
+        text = dumps_checked(document, indent=2 if pretty and not otlp else None)
+    except ValueError as error:
+        return Outcome(source, ok=False, failure=f"{source}: cannot be written as JSON: {error}")
     codes = Counter(d.code for d in transcript.diagnostics)
     return Outcome(
         source,
@@ -158,6 +161,7 @@ def _outcomes(sources: list[str], args: argparse.Namespace) -> Iterator[Outcome]
         convert_one,
         sources,
         jobs=args.jobs,
+        crashed=lambda source, reason: Outcome(source, ok=False, failure=reason),
         target=args.to,
         ordered=args.ordered,
         strict=args.strict,
@@ -472,7 +476,7 @@ def _not_yet_written(output: str, sources: list[str], done: set[str]) -> list[st
 
 def _convert_to_parquet(sources: list[str], args: argparse.Namespace) -> int:
     from .arrow import parquet_sources, write_parquet
-    from .rows import log_rows
+    from .rows import failed_row, log_rows
 
     output = Path(args.output)
     parts = args.resume or args.output.endswith(("/", os.sep)) or output.is_dir()
@@ -488,6 +492,7 @@ def _convert_to_parquet(sources: list[str], args: argparse.Namespace) -> int:
             log_rows,
             sources,
             jobs=args.jobs,
+            crashed=lambda source, reason: [failed_row(source, reason, target=args.to)],
             per=args.per,
             target=args.to,
             subagents=args.subagents,

@@ -15,7 +15,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -453,6 +453,7 @@ def map_logs(
     sources: Sequence[str],
     *,
     jobs: int | None = 1,
+    crashed: Callable[[str, str], Result] | None = None,
     **options: Any,
 ) -> Iterator[Result]:
     """``function(source, **options)`` for each source, in order, on ``jobs`` processes.
@@ -463,6 +464,11 @@ def map_logs(
     ``function`` must be importable by the workers (module level), and the caller must
     be importable too: a script that starts workers needs a ``__main__`` guard, and
     without one the pool fails with :class:`WorkerError` saying so.
+
+    ``crashed(source, reason)``: the result of a log whose worker died (killed for its
+    memory, or the interpreter crashed). Given, a dead worker fails that log only: the
+    logs that were in flight are read again one at a time to find it, and the rest go
+    on; without it, the batch stops with :class:`WorkerError`.
     """
     jobs = available_cores() if jobs is None else jobs
     work = partial(function, **options)
@@ -471,17 +477,90 @@ def map_logs(
         return
     size = max(1, min(64, len(sources) // (jobs * 8)))
     chunks = (sources[start : start + size] for start in range(0, len(sources), size))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(sources)), mp_context=_context()) as pool:
-        # A bounded window of chunks in flight: finished rows wait for the reader in
-        # numbers that do not grow with the archive.
-        try:
-            ahead = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, jobs * 3))
-            while ahead:
-                finished = ahead.popleft().result()
-                ahead.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
-                yield from finished
-        except BrokenProcessPool as error:
-            raise WorkerError(_WORKERS_DIED.format(cause=error)) from None
+    done = 0  # logs given back: a pool that dies before any is a setup that cannot work
+    while True:
+        # Each chunk taken and not yet given back, with its future once submitted (a
+        # submission the dead pool refuses leaves the chunk here, to be read again).
+        in_flight: deque[list[Any]] = deque()
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(sources)), mp_context=_context()
+        ) as pool:
+            # A bounded window of chunks in flight: finished rows wait for the reader in
+            # numbers that do not grow with the archive.
+            try:
+                for chunk in islice(chunks, jobs * 3):
+                    _submit(pool, in_flight, work, chunk)
+                while in_flight:
+                    future: Future[list[Result]] = in_flight[0][1]
+                    finished = future.result()
+                    in_flight.popleft()
+                    done += len(finished)
+                    yield from finished
+                    for chunk in islice(chunks, 1):  # (after: the pool may be dead now)
+                        _submit(pool, in_flight, work, chunk)
+                return
+            except BrokenProcessPool as error:
+                if crashed is None:
+                    raise WorkerError(_WORKERS_DIED.format(cause=error)) from None
+        # The pool is gone with every chunk in flight: read their logs one at a time.
+        again = [source for chunk, _ in in_flight for source in chunk]  # in order
+        for source, result in _one_by_one(work, again, crashed, started=done > 0):
+            if result is None:
+                raise WorkerError(_WORKERS_DIED.format(cause=f"{source} could not start"))
+            done += 1
+            yield result
+
+
+def _submit(
+    pool: ProcessPoolExecutor,
+    in_flight: deque[list[Any]],
+    work: Callable[[str], Result],
+    chunk: Sequence[str],
+) -> None:
+    """Hand ``chunk`` to the pool, noted in flight first (the pool may refuse it)."""
+    taken: list[Any] = [chunk, None]
+    in_flight.append(taken)
+    taken[1] = pool.submit(_each, work, chunk)
+
+
+def _one_by_one(
+    work: Callable[[str], Result],
+    sources: Sequence[str],
+    crashed: Callable[[str, str], Result],
+    *,
+    started: bool,
+) -> Iterator[tuple[str, Result | None]]:
+    """Each source's result from one worker that takes them in turn, a new one after a crash.
+
+    A worker that dies on its source gives ``crashed(source, reason)``; None when
+    workers died on two sources in a row and none ever gave a result back (``started``:
+    some did before): workers that cannot start.
+    """
+    position = 0
+    returned = started
+    deaths = 0
+    while position < len(sources):
+        with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
+            futures = [pool.submit(work, source) for source in sources[position:]]
+            for future in futures:
+                source = sources[position]
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    deaths += 1
+                    if deaths >= 2 and not returned:
+                        yield source, None
+                        return
+                    reason = (
+                        f"{source}: the worker reading it died (out of memory, or the "
+                        "interpreter crashed); the other logs went on"
+                    )
+                    yield source, crashed(source, reason)
+                    position += 1
+                    break
+                returned = True
+                position += 1
+                yield source, result
 
 
 def _context() -> multiprocessing.context.BaseContext:

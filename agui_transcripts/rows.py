@@ -129,6 +129,7 @@ def rows_of_logs(
         log_rows,
         sources,
         jobs=jobs,
+        crashed=lambda source, reason: [failed_row(source, reason, target=target)],
         per=per,
         target=target,
         subagents=subagents,
