@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from ._terminal import visible
+
 __all__ = ["REDRAW_EVERY", "LiveLine", "Progress", "clock"]
 
 #: Seconds between two redraws (the last step is always drawn).
@@ -66,7 +68,8 @@ class Progress:
         if self.live:
             elapsed = time.monotonic() - self.started
             self._line.draw(
-                lambda width: self.line(name, elapsed, width), last=self.done >= self.total
+                lambda width: self.line(visible(name, one_line=True), elapsed, width),
+                last=self.done >= self.total,
             )
 
     def line(self, name: str, elapsed: float, width: int = 100) -> str:

@@ -27,6 +27,7 @@ from typing import IO, Any
 from . import __version__
 from ._codec import dumps_checked
 from ._progress import Progress
+from ._terminal import visible
 from ._words import count
 from .adapters.registry import DEFAULT_TARGET, names, render, target
 from .cli_export import add_export_command
@@ -366,7 +367,7 @@ class _Tally:
         if failure is not None:
             self.failures += 1
             progress.close()
-            print(f"error: {failure}", file=sys.stderr)
+            print(f"error: {visible(failure)}", file=sys.stderr)
             return False
         self.events += events
         self.messages += messages
@@ -542,7 +543,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             worst = 1
             report.append({"source": source, "status": status.lower(), "failure": str(error)})
             if args.format == "text":
-                print(f"{status} {error}")
+                print(f"{status} {visible(str(error))}")
             continue
         diagnostics = transcript.diagnostics
         errors = [d for d in diagnostics if d.severity == "error"]
@@ -558,11 +559,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
         if args.format == "text":
             print(
-                f"{status} {source}: {count(len(errors), 'error')}, "
+                f"{status} {visible(source, one_line=True)}: {count(len(errors), 'error')}, "
                 f"{len(diagnostics) - len(errors)} other"
             )
             for diagnostic in diagnostics:
-                print(f"  {diagnostic}")
+                print(f"  {visible(str(diagnostic))}")
     if args.format == "json":
         print(json.dumps(report, indent=2, ensure_ascii=False))
     return worst
@@ -607,16 +608,17 @@ def show_text(
     messages = shown_messages(transcript, ordered=ordered, subagents=subagents)
     for item in view_items(transcript, messages):
         if isinstance(item, RunMark):
-            lines.append(style(_run_line(item), "2;1" if item.kind == "end" else "2"))
+            lines.append(style(visible(_run_line(item)), "2;1" if item.kind == "end" else "2"))
         elif isinstance(item, SubagentMark):
-            mark = f"  ┌ subagent {item.subagent}" if item.kind == "start" else "  └"
+            subagent = visible(str(item.subagent), one_line=True)
+            mark = f"  ┌ subagent {subagent}" if item.kind == "start" else "  └"
             lines.append(style(mark, "36"))
         else:
             lines.extend(_message_lines(item, style))
     lines.append("")
     for diagnostic in transcript.diagnostics:
         colour = {"error": "1;31", "warning": "33", "info": "2"}[diagnostic.severity]
-        lines.append(style(f"! {diagnostic}", colour))
+        lines.append(style(f"! {visible(str(diagnostic))}", colour))
     continuation = transcript.continuation()
     lines.append(style(f"next: {continuation.status}", "1"))
     return "\n".join(lines)
@@ -646,23 +648,24 @@ def _message_lines(item: MessageView, style: Style) -> list[str]:
     bar = "  │ " if item.subagent is not None else ""
     label = style(f"{message.role:>9}", ROLE_COLOURS.get(message.role, "1"))
     if isinstance(message, ReasoningMessage):
-        return [style(f"{bar}  (reasoning) {message.text}", "2")]
+        return [style(f"{bar}  (reasoning) {visible(message.text)}", "2")]
     if isinstance(message, ToolMessage):  # a result whose call is not shown
         flag = style(" error", "1;31") if message.error else ""
-        return [f"{bar}{label}  ← {message.text}{flag}  [{message.tool_call_id}, no call shown]"]
+        answered = visible(message.tool_call_id, one_line=True)
+        return [f"{bar}{label}  ← {visible(message.text)}{flag}  [{answered}, no call shown]"]
     body = content_text(message.content) if isinstance(message, ActivityMessage) else message.text
-    lines = [f"{bar}{label}  {body}" if body else f"{bar}{label}"]
+    lines = [f"{bar}{label}  {visible(body)}" if body else f"{bar}{label}"]
     pad = f"{bar}{'':>9}"
     for call in item.calls:
-        lines.append(
-            f"{pad}  → {style(call.call.name, '1')}({call.call.arguments})  [{call.call.id}]"
-        )
+        name = style(visible(call.call.name, one_line=True), "1")
+        arguments = visible(call.call.arguments, one_line=True)
+        lines.append(f"{pad}  → {name}({arguments})  [{visible(call.call.id, one_line=True)}]")
         if call.result is None:
             lines.append(style(f"{pad}    ← ({call.state})", "2"))
             continue
         flag = style(" error", "1;31") if call.result.error else ""
         note = style(" (synthetic: no result was streamed)", "2") if call.synthetic else ""
-        lines.append(f"{pad}    ← {call.result.text}{flag}{note}")
+        lines.append(f"{pad}    ← {visible(call.result.text)}{flag}{note}")
     return lines
 
 
@@ -672,7 +675,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     try:
         transcript, _ = fold_log(args.path, strict=False, limits=args.limits)
     except LogError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {visible(str(error))}", file=sys.stderr)
         return 1
     if args.html:
         from .html import render_html
@@ -908,7 +911,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except (CLIError, LogError, CommandError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {visible(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # pragma: no cover - interactive
         return 130

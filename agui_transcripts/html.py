@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 
+from ._terminal import visible
 from .model import ActivityMessage, Message, ReasoningMessage, ToolMessage
 from .ownership import continuation
 from .projection import Subagents, project
@@ -62,7 +63,8 @@ margin:.6rem 0 .2rem;padding-top:.2rem}
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text))
+    """Escaped for HTML, control and bidirectional characters shown (:mod:`._terminal`)."""
+    return html.escape(visible(str(text)))
 
 
 def content_text(value: object, *, indent: int | None = None) -> str:
