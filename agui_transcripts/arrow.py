@@ -11,6 +11,7 @@ imported only by the functions that return their objects.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import islice
@@ -275,18 +276,34 @@ def write_parquet(
 
 
 def _write_file(pq: Any, rows: Iterator[dict[str, Any]], target: Path, batch_rows: int) -> int:
-    partial = target.with_name(f".{target.name}.partial")
+    # Written under a name nobody can guess, created by us alone (never through a link
+    # planted beside the target), then renamed over the target once complete.
+    descriptor, name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".partial"
+    )
+    partial = Path(name)
     total = 0
     try:
-        with pq.ParquetWriter(partial, row_schema()) as writer:
+        with os.fdopen(descriptor, "wb") as file, pq.ParquetWriter(file, row_schema()) as writer:
             while batch := list(islice(rows, batch_rows)):
                 writer.write_table(to_table(batch))
                 total += len(batch)
+        os.chmod(partial, _new_file_mode(target))
         os.replace(partial, target)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
     return total
+
+
+def _new_file_mode(target: Path) -> int:
+    """The target's own permissions when it exists, else what the umask gives a new file."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def read_rows(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

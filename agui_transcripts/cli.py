@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from . import __version__
 from ._codec import dumps_checked
@@ -182,19 +184,30 @@ def _require_extra(name: str) -> None:
         raise CLIError(f"--to {name}: {error}") from None
 
 
+def _local(name: str) -> Path | None:
+    """The local file ``name`` names, a ``file://`` URI's included; None for other URIs."""
+    if is_uri(name):
+        parsed = urlparse(name)
+        return Path(url2pathname(parsed.path)) if parsed.scheme == "file" else None
+    return Path(name)
+
+
 def _inputs_of(sources: Sequence[str]) -> list[Path]:
-    """Every file a conversion reads: the logs and their run-input sidecars."""
+    """Every local file a conversion reads: the logs and their run-input sidecars."""
     files: list[Path] = []
     for source in sources:
-        if source != "-":
-            path = Path(source)
+        path = _local(source) if source != "-" else None
+        if path is not None:
             files += [path, run_input_path(path)]
     return files
 
 
 def _refuse_overwriting_an_input(output: str, sources: Sequence[str]) -> None:
-    target = Path(output)
-    if not target.exists():
+    """An output that is one of the inputs (however named) is refused before any write."""
+    if output in sources:
+        raise CLIError(f"refusing to write over an input: {output}")
+    target = _local(output)
+    if target is None or not target.exists():
         return
     for source in _inputs_of(sources):
         try:
@@ -672,6 +685,8 @@ def _message_lines(item: MessageView, style: Style) -> list[str]:
 def cmd_show(args: argparse.Namespace) -> int:
     _require_paths([args.path])
     _check_output(args.html)
+    if args.html:
+        _refuse_overwriting_an_input(args.html, [args.path])
     try:
         transcript, _ = fold_log(args.path, strict=False, limits=args.limits)
     except LogError as error:
@@ -681,10 +696,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         from .html import render_html
 
         page = render_html(transcript, ordered=args.ordered, subagents=args.subagents)
-        try:
-            Path(args.html).write_text(page, encoding="utf-8")
-        except OSError as error:
-            raise CLIError(f"cannot write {args.html}: {error.strerror or error}") from None
+        with _atomic_output(args.html) as out:
+            out.write(page)
         return 0
     colour = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
