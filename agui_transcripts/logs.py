@@ -8,7 +8,6 @@ the file, so a batch reports a bad log and goes on.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import multiprocessing.context
 import os
@@ -25,6 +24,7 @@ from itertools import islice
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal, TypeVar
 
+from ._codec import loads
 from ._gc import gc_held
 from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
@@ -235,7 +235,7 @@ def _holds_events(open_binary: Opener, name: str) -> bool:
         return False
     if whole:  # small enough to look at its keys
         try:
-            value = json.loads(head)
+            value = loads(head)  # (the stdlib parser recurses per level; this one never)
         except ValueError:
             return True  # a broken log: reading it reports what is wrong
         return isinstance(value, dict) and bool({"type", "stream", "events"} & set(value))

@@ -75,3 +75,17 @@ def test_a_link_at_a_temporary_name_leads_no_parquet_write_astray(tmp_path: Path
     assert victim.read_text() == "keep me"
     assert (out / "rows.parquet").stat().st_size > 0
     assert sorted(p.name for p in out.iterdir()) == [".rows.parquet.partial", "rows.parquet"]
+
+
+def test_a_deeply_nested_json_file_in_a_folder_fails_alone(tmp_path: Path) -> None:
+    """Telling a ``.json`` manifest from a log once parsed it with a recursive parser:
+    one file nested 100,000 deep stopped the whole folder (exit 2, nothing written)."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "good.jsonl").write_text(LOG_TEXT, encoding="utf-8")
+    (folder / "deep.json").write_text('{"a":' * 100_000 + "1" + "}" * 100_000)
+    out = tmp_path / "out.jsonl"
+    assert _quiet("convert", str(folder), "-o", str(out)) == 1  # deep.json fails, said
+    written = [json.loads(line)["source"] for line in out.read_text().splitlines()]
+    assert written == [str(folder / "good.jsonl")]
+    assert _quiet("check", str(folder)) == 1
