@@ -71,6 +71,8 @@ _TEXT_CLASSES: dict[object, type[TextMessage]] = {
     "system": SystemMessage,
     "user": UserMessage,
 }
+# The outcomes that settle the pending interrupts (see model.pending_interrupts).
+_SETTLING: Final = frozenset({"success", "cancelled", "interrupt"})
 _PATCH_OPS: Final = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 
 
@@ -278,6 +280,7 @@ class Reducer:
         "_replays",
         "_run",
         "_run_open",
+        "_settling",
         "_start_raw",
         "_started",
         "_state_size",
@@ -313,6 +316,10 @@ class Reducer:
         self.tool_calls: dict[str, ToolCallRecord] = {}
         #: Runs in stream order.
         self.runs: list[RunRecord] = []
+        # The runs that finished (success, cancelled, interrupt), in order: the last one
+        # still so settles the pending interrupts, found without walking back over every
+        # run that errored or was cut off since (see _pending_interrupts).
+        self._settling: list[RunRecord] = []
         #: The shared state after STATE_SNAPSHOT / STATE_DELTA.
         self.state: Any = {}
         #: Ids of tool messages that some run input has carried to the agent.
@@ -698,6 +705,18 @@ class Reducer:
         else:
             self._check_resume(run)
 
+    def _pending_interrupts(self, run: RunRecord) -> list[Any]:
+        """:func:`pending_interrupts` before ``run``, from the runs that finished."""
+        settling = self._settling
+        while settling and settling[-1].outcome not in _SETTLING:
+            settling.pop()  # it finished, then errored: it settles nothing now
+        if not settling:
+            return []
+        last = settling[-1]
+        if last.index >= run.index:  # (a run finishes after it starts: never, but exact)
+            return pending_interrupts(self.runs, before=run.index)
+        return last.interrupts if last.outcome == "interrupt" else []
+
     def _check_resume(self, run: RunRecord, *, echoed: bool = False) -> None:
         """T7: a run after an interrupt must resume every pending interrupt.
 
@@ -708,7 +727,7 @@ class Reducer:
         """
         if run.index == 0 or run.input is None:
             return
-        interrupts = pending_interrupts(self.runs, before=run.index)
+        interrupts = self._pending_interrupts(run)
         if not interrupts:
             return
         resume = run.input.get("resume")
@@ -940,6 +959,7 @@ class Reducer:
                 setattr(run, attr, event[key])
         outcome = event.get("outcome")
         kind = outcome.get("type") if isinstance(outcome, dict) else None
+        self._settling.append(run)
         if kind == "interrupt" and isinstance(outcome, dict):
             run.outcome = "interrupt"
             interrupts = outcome.get("interrupts")
