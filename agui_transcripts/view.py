@@ -13,6 +13,7 @@ module only walks them, so it needs no layer that orders.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -121,16 +122,7 @@ def arrival_order(messages: Sequence[Message], subagents: str) -> list[Message]:
 
 def view_items(transcript: Viewable, messages: Sequence[Message]) -> list[Item]:
     """The items to draw for ``messages`` (chosen and ordered by the caller)."""
-    results: dict[str, ToolMessage] = {}
-    for message in messages:
-        if isinstance(message, ToolMessage):
-            results.setdefault(message.tool_call_id, message)
-    shown_calls = {
-        call.id
-        for message in messages
-        if isinstance(message, AssistantMessage)
-        for call in message.tool_calls or ()
-    }
+    answers = _answers(messages)
     items: list[Item] = []
     opened: set[int] = set()
     current: RunRecord | None = None
@@ -161,8 +153,9 @@ def view_items(transcript: Viewable, messages: Sequence[Message]) -> list[Item]:
             opened.add(run.index)
         current = run
 
+    drawn = {id(result) for result in answers.values()}
     for message in messages:
-        if isinstance(message, ToolMessage) and message.tool_call_id in shown_calls:
+        if id(message) in drawn:
             continue  # drawn under its call
         enter(transcript.run_of(message))
         if message.subagent_run_id != subagent:
@@ -172,7 +165,10 @@ def view_items(transcript: Viewable, messages: Sequence[Message]) -> list[Item]:
                 items.append(SubagentMark("start", subagent))
         calls: tuple[CallView, ...] = ()
         if isinstance(message, AssistantMessage) and message.tool_calls:
-            calls = tuple(_call_view(transcript, call, results) for call in message.tool_calls)
+            calls = tuple(
+                _call_view(transcript, call, answers.get((id(message), index)))
+                for index, call in enumerate(message.tool_calls)
+            )
         items.append(MessageView(message, calls, message.subagent_run_id))
     enter(None)
     for run in transcript.runs:
@@ -181,8 +177,28 @@ def view_items(transcript: Viewable, messages: Sequence[Message]) -> list[Item]:
     return items
 
 
-def _call_view(transcript: Viewable, call: ToolCall, results: dict[str, ToolMessage]) -> CallView:
-    result = results.get(call.id)
+def _answers(messages: Sequence[Message]) -> dict[tuple[int, int], ToolMessage]:
+    """The result drawn under each call, by (its message's identity, its position).
+
+    Each call takes the first result for its id not taken by an earlier call, so a call
+    id used again in a later turn shows each turn's own answer; results no call takes
+    (a second answer) are drawn where they are.
+    """
+    results: dict[str, deque[ToolMessage]] = {}
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            results.setdefault(message.tool_call_id, deque()).append(message)
+    answers: dict[tuple[int, int], ToolMessage] = {}
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            for index, call in enumerate(message.tool_calls or ()):
+                waiting = results.get(call.id)
+                if waiting:
+                    answers[(id(message), index)] = waiting.popleft()
+    return answers
+
+
+def _call_view(transcript: Viewable, call: ToolCall, result: ToolMessage | None) -> CallView:
     record = transcript.tool_calls.get(transcript.call_aliases.get(call.id, call.id))
     state = record.state if record is not None else "unanswered"
     return CallView(call, result, state, result is not None and is_synthetic(result))

@@ -804,3 +804,43 @@ def test_pending_interrupts_outlive_errored_runs_and_end_at_a_finished_one() -> 
     transcript = fold(events)
     owed = [d.event_index for d in transcript.diagnostics if d.code.startswith("resume")]
     assert owed == [2, 4, 6]  # the starts of runs 1-3
+
+
+# -- a call id used again in a later turn: each turn's own answer is shown ------------------
+
+
+def test_show_and_the_html_view_draw_each_turns_own_answer_under_a_reused_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both calls showed one answer and the other was never drawn."""
+    from agui_transcripts.cli import main
+
+    events: list[dict[str, Any]] = []
+    for turn, answers in ((1, ["first answer"]), (2, ["second answer", "an extra answer"])):
+        events += [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": f"r{turn}"},
+            {"type": "TEXT_MESSAGE_START", "messageId": f"a{turn}", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_END", "messageId": f"a{turn}"},
+            {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f"}
+            | {"parentMessageId": f"a{turn}"},
+            {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        ]
+        events += [
+            {"type": "TOOL_CALL_RESULT", "messageId": f"t{turn}{n}", "toolCallId": "c1"}
+            | {"content": text}
+            for n, text in enumerate(answers)
+        ]
+        events.append({"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{turn}"})
+    log = tmp_path / "reused.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["show", str(log), "--color", "never"]) == 0
+    shown = capsys.readouterr().out
+    first, second = shown.index("first answer"), shown.index("second answer")
+    assert first < shown.index("run r2") < second
+    assert "an extra answer" in shown  # drawn where it is, not hidden
+    page = tmp_path / "page.html"
+    assert main(["show", str(log), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert html.index("first answer") < html.index("second answer")
+    assert html.count("first answer") == 1
+    assert "an extra answer" in html
