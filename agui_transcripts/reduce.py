@@ -260,6 +260,17 @@ def _objects(value: object) -> list[dict[str, Any]] | None:
     return [item for item in value if isinstance(item, dict)]
 
 
+class _ResultIds:
+    """The message ids of a record's results, read up to ``read`` (see Reducer._has_result)."""
+
+    __slots__ = ("ids", "read", "results")
+
+    def __init__(self, results: list[ToolResult]) -> None:
+        self.results = results
+        self.read = 0
+        self.ids: set[str] = set()
+
+
 class Reducer:
     """Applies explicit, canonical events (sans-I/O). Read the results off its attributes."""
 
@@ -278,6 +289,7 @@ class Reducer:
         "_max_state",
         "_orphans",
         "_replays",
+        "_result_ids",
         "_run",
         "_run_open",
         "_settling",
@@ -320,6 +332,8 @@ class Reducer:
         # still so settles the pending interrupts, found without walking back over every
         # run that errored or was cut off since (see _pending_interrupts).
         self._settling: list[RunRecord] = []
+        # The ids answering each record, by record (see _has_result).
+        self._result_ids: dict[int, _ResultIds] = {}
         #: The shared state after STATE_SNAPSHOT / STATE_DELTA.
         self.state: Any = {}
         #: Ids of tool messages that some run input has carried to the agent.
@@ -1240,7 +1254,7 @@ class Reducer:
         record = self.tool_calls.get(call_id)
         for node, result in orphans:
             anchor = self._list.move_after(anchor, node)
-            if record is not None and node.message.id not in record.result_message_ids:
+            if record is not None and not self._has_result(record, node.message.id):
                 record.results.append(result)
             self._report(
                 "result-before-call",
@@ -1430,12 +1444,29 @@ class Reducer:
         else:
             self._list.insert_after(self._list.after_results(owner), message)
 
+    def _has_result(self, record: ToolCallRecord, message_id: str) -> bool:
+        """Whether ``message_id`` answers ``record`` already, without a walk of its results.
+
+        A snapshot restating k results of one call asks k times: each question walked
+        every result (k² in all). The ids are kept per results list, which only grows by
+        appending (a list put in its place is read anew).
+        """
+        results = record.results
+        known = self._result_ids.get(id(record))
+        if known is None or known.results is not results:
+            known = self._result_ids[id(record)] = _ResultIds(results)
+        ids = known.ids
+        for position in range(known.read, len(results)):
+            ids.add(results[position].message_id)
+        known.read = len(results)
+        return message_id in ids
+
     def _place_history_result(self, message: ToolMessage, source: ResultSource) -> None:
         """A tool message from history that answers a call we hold is not an orphan."""
         record = self._record(message.tool_call_id)
         if (
             record is not None
-            and message.id not in record.result_message_ids
+            and not self._has_result(record, message.id)
             and message.id not in self._conflicts
         ):
             run_index = self._run.index if self._run is not None else None
@@ -1458,7 +1489,7 @@ class Reducer:
                 held_record.message_id = message.id
                 held_record.ended = True
                 for _, result in self._orphans.pop(held_id, []):
-                    if result.message_id not in held_record.result_message_ids:
+                    if not self._has_result(held_record, result.message_id):
                         held_record.results.append(result)
                 continue
             record = self.tool_calls.get(call.id)
