@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._codec import has_surrogate
+from ._files import replacement_mode
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -288,22 +289,12 @@ def _write_file(pq: Any, rows: Iterator[dict[str, Any]], target: Path, batch_row
             while batch := list(islice(rows, batch_rows)):
                 writer.write_table(to_table(batch))
                 total += len(batch)
-        os.chmod(partial, _new_file_mode(target))
+        os.chmod(partial, replacement_mode(target))
         os.replace(partial, target)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
     return total
-
-
-def _new_file_mode(target: Path) -> int:
-    """The target's own permissions when it exists, else what the umask gives a new file."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def read_rows(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from urllib.request import url2pathname
 
 from . import __version__
 from ._codec import dumps_checked
+from ._files import replacement_mode
 from ._progress import Progress
 from ._terminal import visible
 from ._words import count
@@ -239,21 +240,11 @@ def _atomic_output(path: str) -> Iterator[IO[str]]:
     try:
         with handle:
             yield handle
-        os.chmod(handle.name, _mode_for(target))
+        os.chmod(handle.name, replacement_mode(target))
         os.replace(handle.name, target)
     except BaseException:
         Path(handle.name).unlink(missing_ok=True)
         raise
-
-
-def _mode_for(target: Path) -> int:
-    """The file's own permissions when it exists, else what the umask gives a new file."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def _expanded(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
