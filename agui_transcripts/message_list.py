@@ -91,6 +91,8 @@ class MessageList:
         self._size = 0
         # The node of the assistant message that declares each call id.
         self._call_owner: dict[str, Node] = {}
+        # The nodes holding a tool message, by the call id it answers (in insertion order).
+        self._answers: dict[str, list[Node]] = {}
         # The messages as last listed; None once the list changed.
         self._cached: list[Message] | None = []
         # Counts removals and changes of kind, which can cut a run of results short.
@@ -149,6 +151,15 @@ class MessageList:
     def owner(self, call_id: str) -> Node | None:
         """The node of the assistant message that declares the call."""
         return self._call_owner.get(call_id)
+
+    def answers(self, call_id: str) -> list[Node]:
+        """The nodes of the tool messages that answer this call id, as they were added."""
+        return self._answers.get(call_id, [])
+
+    @property
+    def ids_unique(self) -> bool:
+        """Whether no two messages share an id (a snapshot can hold two)."""
+        return len(self._by_id) == self._size
 
     def has_call(self, call_id: str) -> bool:
         """Whether some message in the list declares the call."""
@@ -216,6 +227,8 @@ class MessageList:
         node = self._link_after(anchor, Node(message))
         self._by_id.setdefault(message.id, node)
         self._size += 1
+        if isinstance(message, ToolMessage):
+            self._answers.setdefault(message.tool_call_id, []).append(node)
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:
@@ -227,6 +240,11 @@ class MessageList:
 
     def replace(self, node: Node, message: Message) -> None:
         """Put another message in a node's place (an activity taking over an id)."""
+        held = node.message
+        if isinstance(held, ToolMessage):
+            self._answers[held.tool_call_id].remove(node)
+        if isinstance(message, ToolMessage):
+            self._answers.setdefault(message.tool_call_id, []).append(node)
         node.message = message
         self._cached = None
         self._layout += 1  # a tool message turned activity ends a run of results

@@ -278,6 +278,7 @@ class Reducer:
     # layout, and every event reads several of them.
     __slots__ = (
         "_activity_sizes",
+        "_alias_ids",
         "_answer_runs",
         "_answered",
         "_conflicts",
@@ -343,6 +344,8 @@ class Reducer:
         #: Call ids a restatement re-minted, each with the id of the call it stands for
         #: (the record's): results and lookups by either id reach the one record.
         self.call_aliases: dict[str, str] = {}
+        # The re-minted ids of each record's call (call_aliases the other way round).
+        self._alias_ids: dict[str, list[str]] = {}
         #: The first and last event timestamp (ms since the epoch) naming each message
         #: (by id) and each tool call (by its record's id): filled only by timed events.
         self.times = ItemTimes()
@@ -460,6 +463,7 @@ class Reducer:
         for new_id, held_id in found.aliases.items():
             record_id = self._canonical(held_id)
             self.call_aliases[new_id] = record_id
+            self._alias_ids.setdefault(record_id, []).append(new_id)
             self._report(
                 "call-id-remapped",
                 f"restated history carries the held call {record_id!r} under the new id "
@@ -802,8 +806,11 @@ class Reducer:
         new_turn = False
         if tail is not None:
             held = tail
+        elif not self._may_restate(messages):
+            held = []
         else:
-            held = self._list.messages if self._may_restate(messages) else []
+            candidates = self._restatable(messages)
+            held = self._list.messages if candidates is None else candidates
         for rank, (item, message, match) in enumerate(
             zip(raws, messages, self._echoes(held, messages), strict=True), start
         ):
@@ -928,6 +935,48 @@ class Reducer:
         if isinstance(message, AssistantMessage):
             return any(self._record(call.id) is not None for call in message.tool_calls or ())
         return False
+
+    def _restatable(self, messages: list[Message]) -> list[Message] | None:
+        """The only held messages an input can restate, found by index, or None.
+
+        For an input of tool messages and of messages held by id (with calls the
+        transcript knows): reconcile's rules 1 and 2 are all that can match them, so
+        the held message with each id and the held answers to each call are the only
+        candidates. A client answering its calls run after run then costs nothing per
+        message held. None (reconcile against everything held) for any other input,
+        when a call has more than one held answer or when two messages share an id:
+        then the order of the candidates could change a match.
+        """
+        if not self._list.ids_unique:
+            return None
+        found: dict[int, Message] = {}
+        seen: set[str] = set()
+        for message in messages:
+            if message.id in seen:
+                return None
+            seen.add(message.id)
+            node = self._list.node(message.id)
+            if node is not None and node.message.id == message.id:
+                found[id(node)] = node.message
+            elif not isinstance(message, ToolMessage):
+                return None
+            if isinstance(message, AssistantMessage):
+                for call in message.tool_calls or ():
+                    if call.id not in self.call_aliases and call.id not in self.tool_calls:
+                        return None
+            if not isinstance(message, ToolMessage):
+                continue
+            record_id = self._canonical(message.tool_call_id)
+            answers = [
+                node
+                for call_id in (record_id, *self._alias_ids.get(record_id, ()))
+                for node in self._list.answers(call_id)
+            ]
+            if len(answers) > 1:
+                return None
+            for node in answers:
+                found[id(node)] = node.message
+        return list(found.values())
 
     def _echoes(self, held: list[Message], messages: list[Message]) -> list[Match | None]:
         """Which input messages restate held ones.

@@ -19,6 +19,7 @@ from agui_transcripts import Transcript, fold
 from agui_transcripts.events import EventIntake
 from agui_transcripts.message_list import MessageList
 from agui_transcripts.model import UserMessage
+from agui_transcripts.reduce import Reducer
 from agui_transcripts.restated import SharedMessages, StatedMessages
 
 from .builds import requires_interpreted
@@ -89,6 +90,62 @@ def test_skipping_the_known_beginning_of_each_input_reads_the_same(
         _without_skip(patch)
         whole = fold(events, run_input=run_input)
     assert _read(skipped) == _read(whole)
+
+
+def _answering(seed: int) -> list[Event]:
+    """``random_stream(seed)`` followed by runs whose inputs answer and restate calls.
+
+    Each input is what a sloppy client sends back: held tool messages (as held, under a
+    re-minted id, or saying something else), new answers to known calls (and to unknown
+    ones), held messages by id, now and then one twice; the run then calls a tool again.
+    """
+    events, _ = random_stream(seed)
+    rng = random.Random(seed)
+    for run in range(rng.randint(1, 4)):
+        held = fold(events)
+        history = [m for m in held.to_dicts() if m["role"] != "activity"]
+        calls = [*held.tool_calls, "nobody"]
+        messages: list[dict[str, Any]] = []
+        for n in range(rng.randint(1, 4)):
+            shape = rng.choice(["held", "held", "reminted", "other", "new", "by id"])
+            tools = [m for m in history if m["role"] == "tool"]
+            if shape in ("held", "reminted", "other") and tools:
+                message = dict(rng.choice(tools))
+                if shape != "held":
+                    message["id"] = f"re{run}-{n}"
+                if shape == "other":
+                    message["content"] = "something else"
+            elif shape == "by id" and history:
+                message = dict(rng.choice(history))
+            else:
+                call = rng.choice(calls)
+                message = {"id": f"new{run}-{n}", "role": "tool", "toolCallId": call}
+                message["content"] = rng.choice(["ok", "no"])
+            messages.append(message)
+            if rng.random() < 0.1:
+                messages.append(dict(message))
+        run_id = f"answer{run}"
+        call_id = f"again{run}"
+        run_input = {"threadId": "thread", "runId": run_id, "messages": messages}
+        events += [
+            {"type": "RUN_STARTED", "threadId": "thread", "runId": run_id, "input": run_input},
+            {"type": "TOOL_CALL_START", "toolCallId": call_id, "toolCallName": "search"},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": call_id, "delta": "{}"},
+            {"type": "TOOL_CALL_END", "toolCallId": call_id},
+            {"type": "RUN_FINISHED", "threadId": "thread", "runId": run_id},
+        ]
+    return events
+
+
+@given(seed=SEEDS)
+def test_inputs_of_answers_read_the_same_by_index_as_against_everything_held(seed: int) -> None:
+    requires_interpreted("the reducer calls its index natively: it cannot be switched off")
+    events = _answering(seed)
+    indexed = fold(events)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Reducer, "_restatable", lambda self, messages: None)
+        whole = fold(events)
+    assert _read(indexed) == _read(whole)
 
 
 def _thread(runs: int) -> list[Event]:
