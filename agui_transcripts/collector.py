@@ -484,7 +484,7 @@ def fold(
     transcript being built. Live sources (iterators, responses) leave it alone.
     """
     if run_input is None and inputs_beside and reads_as_path(events):
-        run_input = read_run_input(events)
+        run_input = read_run_input(events, limits=limits)
     stream = (
         events
         if isinstance(events, EventStream)

@@ -30,7 +30,7 @@ from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
 from .limits import Limits
 from .readers import EventStream, read_events
-from .recording import RunInputError, parse_run_input, read_run_input, run_input_path
+from .recording import RunInputError, decode_run_input, read_run_input, run_input_path
 from .transcript import Transcript
 
 __all__ = [
@@ -306,29 +306,29 @@ class _Remote:
             raise UnreadableLog(f"{self.uri}: not a regular file")
         return self.filesystem.open_input_stream(self.path)
 
-    def run_input(self) -> Any:
+    def run_input(self, limits: Limits | None) -> Any:
+        """The sidecar beside the log, bounded as :func:`read_run_input` bounds it."""
         sidecar = self.name(str(run_input_path(PurePosixPath(self.path))))
+        most = (limits or Limits()).max_document_bytes
         try:
             with self.filesystem.open_input_stream(self.path_of(sidecar)) as file:
-                data = file.read()
+                data = file.read() if most is None else file.read(most + 1)
         except FileNotFoundError:
             return None
         except OSError as error:
             raise UnreadableLog(f"{sidecar}: the run inputs cannot be read: {error}") from None
         try:
-            return parse_run_input(data.decode("utf-8"), sidecar)
-        except UnicodeDecodeError as error:
-            raise UnreadableLog(f"{sidecar}: the run inputs cannot be read: {error}") from None
+            return decode_run_input(data, sidecar, most)
         except RunInputError as error:
             raise UnreadableLog(str(error)) from None
 
 
-def _run_input(source: str) -> Any:
+def _run_input(source: str, limits: Limits | None) -> Any:
     if source == "-":
         return None
     # A bad sidecar fails its log (reported, counted), never the whole batch.
     try:
-        return read_run_input(source)
+        return read_run_input(source, limits=limits)
     except RunInputError as error:
         raise UnreadableLog(str(error)) from None
 
@@ -359,7 +359,7 @@ def fold_log(
     if is_uri(source):
         remote = _Remote(source)
         with remote.open() as file:
-            return _fold_opened(source, file, remote.run_input(), strict, limits, at_run_end)
+            return _fold_opened(source, file, remote.run_input(limits), strict, limits, at_run_end)
     # stdin is read as it streams, in bounded blocks, like a file (never whole).
     data: Any = sys.stdin.buffer if source == "-" else Path(source)
     if source != "-" and not data.exists():
@@ -368,7 +368,7 @@ def fold_log(
         # A device or a pipe named on the command line can stream forever (/dev/zero);
         # a log is a file (stdin, "-", is the way to pipe one in).
         raise UnreadableLog(f"{source}: not a regular file (pipe a stream in as '-')")
-    return _fold_opened(source, data, _run_input(source), strict, limits, at_run_end)
+    return _fold_opened(source, data, _run_input(source, limits), strict, limits, at_run_end)
 
 
 def _fold_opened(

@@ -13,7 +13,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RunInputError", "parse_run_input", "read_run_input", "run_input_path"]
+from .limits import Limits
+
+__all__ = [
+    "RunInputError",
+    "decode_run_input",
+    "parse_run_input",
+    "read_run_input",
+    "run_input_path",
+]
 
 
 class RunInputError(ValueError):
@@ -26,20 +34,47 @@ def run_input_path(log: str | os.PathLike[str]) -> Path:
     return path.with_name(path.name.rsplit(".", 1)[0] + ".input.json")
 
 
-def read_run_input(log: str | os.PathLike[str]) -> Any:
+def read_run_input(log: str | os.PathLike[str], *, limits: Limits | None = None) -> Any:
     """The run inputs recorded beside ``log``: one ``RunAgentInput`` dict or a list of them.
 
     None when there is no such file. Raises :class:`RunInputError`, naming the file, when
-    it is not JSON or holds something other than input objects.
+    it is not JSON, holds something other than input objects, is not a regular file, or
+    is larger than ``limits.max_document_bytes`` (it is a document read whole; the
+    default :class:`~agui_transcripts.Limits` when None). Past the limit nothing more
+    than the limit is read.
     """
     sidecar = run_input_path(log)
+    most = (limits or Limits()).max_document_bytes
     try:
-        text = sidecar.read_text(encoding="utf-8")
+        if not sidecar.is_file():
+            if not sidecar.exists():
+                return None
+            # A pipe or a device named like a sidecar would be read forever.
+            raise RunInputError(f"{sidecar}: the run inputs are not a regular file")
+        with sidecar.open("rb") as file:
+            data = file.read() if most is None else file.read(most + 1)
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise RunInputError(f"{sidecar}: the run inputs cannot be read: {error}") from None
-    return parse_run_input(text, str(sidecar))
+    return decode_run_input(data, str(sidecar), most)
+
+
+def decode_run_input(data: bytes, sidecar: str, most: int | None) -> Any:
+    """Run inputs from the bytes of a ``NAME.input.json``, read up to ``most`` + 1 bytes.
+
+    Raises :class:`RunInputError` as :func:`read_run_input` does.
+    """
+    if most is not None and len(data) > most:
+        raise RunInputError(
+            f"{sidecar}: the run inputs are larger than the document limit of {most} bytes "
+            "(Limits.max_document_bytes); not read"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RunInputError(f"{sidecar}: the run inputs cannot be read: {error}") from None
+    return parse_run_input(text, sidecar)
 
 
 def parse_run_input(text: str, sidecar: str) -> Any:

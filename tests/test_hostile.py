@@ -252,7 +252,62 @@ def test_a_bad_sidecar_fails_its_log_and_the_batch_goes_on(tmp_path: Path, sidec
     assert "ok " in checked.stdout
 
 
+def test_a_sidecar_past_the_document_limit_is_refused_without_reading_it() -> None:
+    """It was read whole, past every limit (100 MB with 1 MB limits: 226 MB, no word)."""
+    done = run_bounded(
+        """
+        import json, os, shutil, tempfile
+        from pathlib import Path
+        from agui_transcripts import Limits, RunInputError, fold
+        folder = Path(tempfile.mkdtemp())
+        log = folder / "run.jsonl"
+        shutil.copy("examples/runs/booking-frontend-tool.jsonl", log)
+        with open(folder / "run.input.json", "wb") as sidecar:
+            sidecar.truncate(100 * 1024 * 1024)
+        mib = 1024 * 1024
+        tight = Limits(max_event_bytes=mib, max_document_bytes=mib, max_text_chars=mib)
+        try:
+            fold(log, limits=tight)
+            print(json.dumps("folded"))
+        except RunInputError as error:
+            print(json.dumps(str(error)))
+        finally:
+            shutil.rmtree(folder)
+        """,
+        memory_mb=160,
+        seconds=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "run.input.json" in done.output
+    assert "larger than the document limit of 1048576 bytes" in done.output
+
+
+@pytest.mark.parametrize("uri", [False, True])
+def test_a_sidecar_past_the_document_limit_fails_its_log_only(tmp_path: Path, uri: bool) -> None:
+    for name in ("big", "small"):
+        shutil.copy(RUN / "booking-frontend-tool.jsonl", tmp_path / f"{name}.jsonl")
+    run_input = {"threadId": "t", "runId": "r", "messages": []}
+    (tmp_path / "small.input.json").write_text(json.dumps(run_input))
+    (tmp_path / "big.input.json").write_text(json.dumps({**run_input, "state": "x" * 5000}))
+    logs = [tmp_path / "big.jsonl", tmp_path / "small.jsonl"]
+    named = [log.as_uri() if uri else str(log) for log in logs]
+    checked = _cli("check", *named, "--max-document-bytes", "1000")
+    assert checked.returncode == 1
+    assert "big.input.json" in checked.stdout + checked.stderr
+    assert "document limit of 1000 bytes" in checked.stdout + checked.stderr
+    assert "ok " in checked.stdout
+    assert _cli("check", *named).returncode == 0
+
+
 # -- devices and pipes named on the command line ----------------------------------------------
+
+
+def test_a_pipe_named_like_a_sidecar_fails_its_log_instead_of_waiting(tmp_path: Path) -> None:
+    shutil.copy(RUN / "booking-frontend-tool.jsonl", tmp_path / "run.jsonl")
+    os.mkfifo(tmp_path / "run.input.json")
+    checked = _cli("check", str(tmp_path / "run.jsonl"))
+    assert checked.returncode == 1
+    assert "run.input.json: the run inputs are not a regular file" in checked.stdout
 
 
 def test_check_refuses_a_device_or_a_pipe_instead_of_waiting_forever(tmp_path: Path) -> None:
