@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from functools import cache
-from itertools import islice
+from itertools import groupby, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -253,10 +253,11 @@ def write_parquet(
 
     Without ``rows_per_file``, ``path`` is one file. With it, ``path`` is a folder that
     receives ``part-00000.parquet``, ``part-00001.parquet``..., each of at most that many
-    rows; a part is written under a temporary name and renamed when complete, so an
-    interrupted run leaves only whole parts (:func:`parquet_sources` lists their sources
-    for a resumed run). An existing folder's parts are kept, numbering continues after
-    them.
+    rows unless one log has more (consecutive rows of one ``source`` are never split
+    across parts); a part is written under a temporary name and renamed when complete,
+    so an interrupted run leaves only whole parts of whole logs (:func:`parquet_sources`
+    lists their sources for a resumed run). An existing folder's parts are kept,
+    numbering continues after them.
     """
     pq = _parquet()
     iterator = iter(rows)
@@ -266,14 +267,36 @@ def write_parquet(
     folder.mkdir(parents=True, exist_ok=True)
     number = len(list(folder.glob("part-*.parquet")))
     total = 0
-    while True:
-        part = list(islice(iterator, rows_per_file))
-        if not part:
-            return total
+    for part in _parts(iterator, rows_per_file):
         while (folder / f"part-{number:05d}.parquet").exists():
             number += 1
         total += _write_file(pq, iter(part), folder / f"part-{number:05d}.parquet", batch_rows)
         number += 1
+    return total
+
+
+def _parts(rows: Iterator[dict[str, Any]], most: int) -> Iterator[list[dict[str, Any]]]:
+    """Rows in parts of at most ``most``, a log's consecutive rows kept in one part.
+
+    A part that holds some of a log's rows holds them all: a resumed run, which skips
+    every source a part names, then never skips the rest of a log (``--per run``).
+    """
+    part: list[dict[str, Any]] = []
+    for _, log in groupby(rows, key=_source):
+        rows_of_log = list(log)
+        if part and len(part) + len(rows_of_log) > most:
+            yield part
+            part = []
+        part += rows_of_log
+        if len(part) >= most:
+            yield part
+            part = []
+    if part:
+        yield part
+
+
+def _source(row: dict[str, Any]) -> Any:
+    return row.get("source")
 
 
 def _write_file(pq: Any, rows: Iterator[dict[str, Any]], target: Path, batch_rows: int) -> int:

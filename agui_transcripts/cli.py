@@ -828,7 +828,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=1000,
         metavar="N",
-        help="parquet into a folder (-o DIR/): rows per part file (default: %(default)s)",
+        help=(
+            "parquet into a folder (-o DIR/): rows per part file, a log's rows never split "
+            "(default: %(default)s)"
+        ),
     )
     convert.add_argument(
         "--summary", action="store_true", help="print the summary for one file too"

@@ -237,6 +237,35 @@ def test_a_stopped_write_leaves_only_whole_parts(
     assert list(tmp_path.glob("*one.parquet*")) == []
 
 
+@pytest.mark.parametrize("stop_after", [4, 7, 11])
+def test_a_resumed_write_of_rows_per_run_loses_no_run(tmp_path: Path, stop_after: int) -> None:
+    """A log's runs split across two parts: the first part named the log as written, and a
+    resumed run skipped it, so the runs in the part a stop lost were never written."""
+    logs = [s for s in CORPUS if len(fold(s).runs) > 1][:6]
+    rows = [row for source in logs for row in log_rows(source, per="run", target="agui")]
+    assert len(rows) > len(logs)  # some log has several rows
+
+    def stops(after: int) -> Any:
+        yield from rows[:after]
+        raise KeyboardInterrupt
+
+    folder = tmp_path / "parts"
+    with pytest.raises(KeyboardInterrupt):
+        write_parquet(stops(stop_after), folder, rows_per_file=3)
+    done = parquet_sources(folder)
+    write_parquet([r for r in rows if r["source"] not in done], folder, rows_per_file=3)
+
+    def key(row: dict[str, Any]) -> tuple[str, int]:
+        return row["source"], row["run_index"]
+
+    assert sorted(map(key, read_rows(folder))) == sorted(map(key, rows))
+    for part in folder.glob("part-*.parquet"):
+        # A part holds all of a log's rows or none, and more than 3 only for one log.
+        sources = Counter(row["source"] for row in read_rows(part))
+        assert all(count == sum(r["source"] == s for r in rows) for s, count in sources.items())
+        assert sum(sources.values()) <= 3 or len(sources) == 1
+
+
 # -- the command line, through the installed script -------------------------------------------
 
 
