@@ -413,14 +413,16 @@ class Collector:
             # Runs and records are copied, so a transcript read mid-stream keeps its states.
             runs = [run.copy() for run in reducer.runs]
             calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
+            earlier = [record.copy() for record in reducer.earlier_calls]
         else:
-            runs, calls = reducer.runs, reducer.tool_calls
-        settle(
-            calls.values(),
-            runs,
-            client_tools=self._client_tools,
-            delivered_ids=reducer.delivered_ids,
-        )
+            runs, calls, earlier = reducer.runs, reducer.tool_calls, reducer.earlier_calls
+        for records in (calls.values(), earlier):
+            settle(
+                records,
+                runs,
+                client_tools=self._client_tools,
+                delivered_ids=reducer.delivered_ids,
+            )
         return Transcript(
             messages=reducer.messages,
             runs=runs,
@@ -429,6 +431,7 @@ class Collector:
             diagnostics=list(self.sink.diagnostics),
             superseded=list(reducer.superseded) if copy else reducer.superseded,
             call_aliases=dict(reducer.call_aliases) if copy else reducer.call_aliases,
+            earlier_calls=earlier,
             times=reducer.times.copy() if copy else reducer.times,
         )
 

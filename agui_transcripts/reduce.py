@@ -304,6 +304,7 @@ class Reducer:
         "call_aliases",
         "client_tools",
         "delivered_ids",
+        "earlier_calls",
         "runs",
         "sink",
         "state",
@@ -341,6 +342,8 @@ class Reducer:
         self.delivered_ids: set[str] = set()
         #: Held messages a snapshot left out, in the order it dropped them.
         self.superseded: list[Message] = []
+        #: The record of each call whose id a later turn declared again, as it stood then.
+        self.earlier_calls: list[ToolCallRecord] = []
         #: Call ids a restatement re-minted, each with the id of the call it stands for
         #: (the record's): results and lookups by either id reach the one record.
         self.call_aliases: dict[str, str] = {}
@@ -1196,6 +1199,7 @@ class Reducer:
                 return
             # The id was answered in an earlier run: this is a new call that reuses it.
             occurrence = earlier.occurrence + 1
+            self.earlier_calls.append(earlier)
             self._report(
                 "tool-call-id-reused",
                 f"tool call id {call_id!r} was answered in an earlier run and is declared again: "

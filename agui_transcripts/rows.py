@@ -23,7 +23,7 @@ from ._codec import dumps_checked
 from .adapters.registry import DEFAULT_TARGET, render
 from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
-from .model import ToolMessage
+from .model import ToolCallRecord, ToolMessage
 from .projection import Subagents
 from .timing import RunTimes, run_times
 from .transcript import Transcript
@@ -278,7 +278,16 @@ def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:
     results = {m.id: m for m in transcript.messages if isinstance(m, ToolMessage)}
     call_times, message_times = transcript.times.calls, transcript.times.messages
     rows = []
-    for record in transcript.tool_calls.values():
+    # An id a later turn declared again: its earlier occurrences first, each with its answer.
+    earlier: dict[str, list[ToolCallRecord]] = {}
+    for record in transcript.earlier_calls:
+        earlier.setdefault(record.id, []).append(record)
+    records = [
+        record
+        for latest in transcript.tool_calls.values()
+        for record in (*earlier.get(latest.id, ()), latest)
+    ]
+    for record in records:
         answer = next((results[i] for i in record.result_message_ids if i in results), None)
         run = transcript.runs[record.run_index] if record.run_index is not None else None
         rows.append(

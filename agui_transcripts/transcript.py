@@ -55,6 +55,10 @@ class Transcript:
     #: the call it stands for: the key of :attr:`tool_calls`, and the id :meth:`ordered`
     #: shows the call and its results under. :meth:`tool_call` looks up either.
     call_aliases: dict[str, str] = field(default_factory=dict)
+    #: The calls whose id a later turn declared again (``tool-call-id-reused``), each the
+    #: occurrence it was, with its own answers and state, in the order they were replaced:
+    #: :attr:`tool_calls` holds an id's latest occurrence.
+    earlier_calls: list[ToolCallRecord] = field(default_factory=list)
     #: When each message and call was streamed, from the events' timestamps (empty for an
     #: untimed stream); each run's times are on its :class:`RunRecord`.
     times: ItemTimes = field(default_factory=ItemTimes)
@@ -290,6 +294,7 @@ _PICKLED = (
     "superseded",
     "call_aliases",
     "times",
+    "earlier_calls",
 )
 
 

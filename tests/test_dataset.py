@@ -30,7 +30,7 @@ from agui_transcripts.arrow import (
     write_parquet,
 )
 from agui_transcripts.logs import SkippedFile, find_logs, fold_log
-from agui_transcripts.model import AssistantMessage, ToolMessage
+from agui_transcripts.model import AssistantMessage, ToolCallRecord, ToolMessage
 from agui_transcripts.rows import (
     ROW_TARGETS,
     SCHEMA_VERSION,
@@ -67,12 +67,21 @@ def test_the_corpus_is_large_and_every_log_folds(corpus_rows: list[dict[str, Any
     assert all(row["ok"] for row in corpus_rows)
 
 
-def _expected_tool_results(transcript: Transcript) -> dict[str, str | None]:
+def _occurrences(transcript: Transcript) -> list[ToolCallRecord]:
+    """Every call occurrence: an id's earlier ones (a reused id) before its latest."""
+    return [
+        record
+        for latest in transcript.tool_calls.values()
+        for record in [r for r in transcript.earlier_calls if r.id == latest.id] + [latest]
+    ]
+
+
+def _expected_tool_results(transcript: Transcript) -> list[tuple[str, str | None]]:
     texts = {m.id: m.text for m in transcript.messages if isinstance(m, ToolMessage)}
-    return {
-        record.id: next((texts[i] for i in record.result_message_ids if i in texts), None)
-        for record in transcript.tool_calls.values()
-    }
+    return [
+        (record.id, next((texts[i] for i in record.result_message_ids if i in texts), None))
+        for record in _occurrences(transcript)
+    ]
 
 
 @pytest.mark.parametrize("source", CORPUS[::7], ids=lambda s: Path(s).name)
@@ -107,9 +116,8 @@ def test_a_row_says_what_its_transcript_says(source: str) -> None:
             assert got["tool_call_id"] == message.tool_call_id
     # Each call with its result, state and owner.
     results = _expected_tool_results(transcript)
-    assert {c["id"]: c["result"] for c in row["tool_calls"]} == results
-    for call in row["tool_calls"]:
-        record = transcript.tool_calls[call["id"]]
+    assert [(c["id"], c["result"]) for c in row["tool_calls"]] == results
+    for call, record in zip(row["tool_calls"], _occurrences(transcript), strict=True):
         assert (call["name"], call["arguments"]) == (record.name, record.arguments)
         assert (call["state"], call["owner"]) == (record.state, record.owner)
     # Diagnostics counted by code and severity.

@@ -864,12 +864,8 @@ def test_pending_interrupts_outlive_errored_runs_and_end_at_a_finished_one() -> 
 # -- a call id used again in a later turn: each turn's own answer is shown ------------------
 
 
-def test_show_and_the_html_view_draw_each_turns_own_answer_under_a_reused_id(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Both calls showed one answer and the other was never drawn."""
-    from agui_transcripts.cli import main
-
+def _reused_id_events() -> list[dict[str, Any]]:
+    """Two turns that declare call c1; the second answers it twice."""
     events: list[dict[str, Any]] = []
     for turn, answers in ((1, ["first answer"]), (2, ["second answer", "an extra answer"])):
         events += [
@@ -886,6 +882,16 @@ def test_show_and_the_html_view_draw_each_turns_own_answer_under_a_reused_id(
             for n, text in enumerate(answers)
         ]
         events.append({"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{turn}"})
+    return events
+
+
+def test_show_and_the_html_view_draw_each_turns_own_answer_under_a_reused_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both calls showed one answer and the other was never drawn."""
+    from agui_transcripts.cli import main
+
+    events = _reused_id_events()
     log = tmp_path / "reused.jsonl"
     log.write_text("".join(json.dumps(e) + "\n" for e in events))
     assert main(["show", str(log), "--color", "never"]) == 0
@@ -899,6 +905,29 @@ def test_show_and_the_html_view_draw_each_turns_own_answer_under_a_reused_id(
     assert html.index("first answer") < html.index("second answer")
     assert html.count("first answer") == 1
     assert "an extra answer" in html
+
+
+def test_rows_keep_each_occurrence_of_a_reused_call_id_with_its_own_answer(
+    tmp_path: Path,
+) -> None:
+    """A row held one call for the id, the later one: the first turn's call was lost."""
+    import pickle
+
+    from agui_transcripts import fold
+    from agui_transcripts.rows import log_row
+
+    log = tmp_path / "reused.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in _reused_id_events()))
+    transcript = fold(log)
+    assert [(r.id, r.run_index, r.state) for r in transcript.earlier_calls] == [
+        ("c1", 0, "resolved_server")
+    ]
+    assert pickle.loads(pickle.dumps(transcript)).earlier_calls[0].result_message_ids == ["t10"]
+    calls = log_row(str(log), target="agui")["tool_calls"]
+    assert [(c["id"], c["run_id"], c["result"]) for c in calls] == [
+        ("c1", "r1", "first answer"),
+        ("c1", "r2", "second answer"),
+    ]
 
 
 def test_results_restated_again_and_again_are_counted_once() -> None:
