@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .model import AssistantMessage, Message, ToolCall, ToolMessage
+from .model import (
+    ActivityMessage,
+    AssistantMessage,
+    Message,
+    ReasoningMessage,
+    ToolCall,
+    ToolMessage,
+)
 
 __all__ = ["MessageList", "Node"]
 
@@ -19,15 +26,27 @@ __all__ = ["MessageList", "Node"]
 _SCANNED_CALLS = 8
 
 
-class Node:
-    """A place in the list: it keeps its place when the message in it is replaced."""
+def kept_aside(message: Message) -> bool:
+    """Reasoning and activity: what a snapshot that carries none of that kind keeps."""
+    return isinstance(message, (ReasoningMessage, ActivityMessage))
 
-    __slots__ = ("message", "next", "prev")
+
+class Node:
+    """A place in the list: it keeps its place when the message in it is replaced.
+
+    ``oprev`` and ``onext`` link the nodes of every other message (the sentinel too) in
+    a second ring, in the same order: what a snapshot reads, never walking the reasoning
+    and activity it keeps (see :func:`kept_aside`).
+    """
+
+    __slots__ = ("message", "next", "onext", "oprev", "prev")
 
     def __init__(self, message: Message) -> None:
         self.message = message
         self.prev: Node = self
         self.next: Node = self
+        self.oprev: Node = self
+        self.onext: Node = self
 
     @staticmethod
     def ring() -> Node:
@@ -42,6 +61,7 @@ class _Ring(Node):
 
     def __init__(self) -> None:  # no message: Node.__init__ is not called
         self.prev = self.next = self
+        self.oprev = self.onext = self
 
 
 # The sentinel of every released list, and where unlinked nodes point: an empty ring,
@@ -80,9 +100,9 @@ class MessageList:
         node = head.next
         while node is not head:
             following = node.next
-            node.prev = node.next = _RELEASED
+            node.prev = node.next = node.oprev = node.onext = _RELEASED
             node = following
-        head.prev = head.next = _RELEASED
+        head.prev = head.next = head.oprev = head.onext = _RELEASED
 
     def _forget(self) -> None:
         # The first node that held each message id (a later duplicate id joins no index).
@@ -120,6 +140,28 @@ class MessageList:
         while node is not self._head:
             yield node
             node = node.next
+
+    def others(self) -> Iterator[Node]:
+        """The nodes of every message but reasoning and activity, in order."""
+        node = self._head.onext
+        while node is not self._head:
+            yield node
+            node = node.onext
+
+    def aside_after(self, node: Node) -> tuple[Node, Node] | None:
+        """The run of reasoning and activity nodes right after ``node``: (first, last).
+
+        None when the next node is another message. Given the sentinel (:attr:`start`),
+        the run the list begins with.
+        """
+        if node.next is node.onext:
+            return None
+        return node.next, node.onext.prev
+
+    @property
+    def start(self) -> Node:
+        """The sentinel, as :meth:`aside_after` takes it for the start of the list."""
+        return self._head
 
     def tail_after(self, ids: set[str]) -> list[Message] | None:
         """The messages after those with these ids, when those are exactly the first ones.
@@ -224,11 +266,15 @@ class MessageList:
 
     def insert_after(self, anchor: Node, message: Message) -> Node:
         """Add a message right after ``anchor``."""
+        appended = anchor is self._head.prev
         node = self._link_after(anchor, Node(message))
         self._by_id.setdefault(message.id, node)
         self._size += 1
         if isinstance(message, ToolMessage):
             self._answers.setdefault(message.tool_call_id, []).append(node)
+        if not kept_aside(message):
+            # Appended, the node follows every other one; after another, that one.
+            self._link_other(self._head.oprev if appended else self._other_before(node), node)
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:
@@ -236,7 +282,11 @@ class MessageList:
         node.prev.next = node.next
         node.next.prev = node.prev
         self._layout += 1
-        return self._link_after(anchor, node)
+        self._link_after(anchor, node)
+        if not kept_aside(node.message):
+            self._unlink_other(node)
+            self._link_other(self._other_before(node), node)
+        return node
 
     def replace(self, node: Node, message: Message) -> None:
         """Put another message in a node's place (an activity taking over an id)."""
@@ -246,6 +296,11 @@ class MessageList:
         if isinstance(message, ToolMessage):
             self._answers.setdefault(message.tool_call_id, []).append(node)
         node.message = message
+        if kept_aside(held) != kept_aside(message):
+            if kept_aside(message):
+                self._unlink_other(node)
+            else:
+                self._link_other(self._other_before(node), node)
         self._cached = None
         self._layout += 1  # a tool message turned activity ends a run of results
 
@@ -258,6 +313,73 @@ class MessageList:
         self.clear()
         for message in messages:
             self.append(message)
+
+    def respliced(self, order: list[Message], asides: dict[int, tuple[Node, Node]]) -> None:
+        """Hold ``order``, in new nodes, with the reasoning and activity kept in place.
+
+        ``order`` names each run of reasoning and activity nodes by its first message
+        (``asides``: by that message's identity, the run's first and last node), which
+        is linked back in whole: a snapshot's cost is what it restates, not what it
+        keeps. Only the other nodes are indexed again (the kept ones declare no call
+        and answer none); every message of theirs must be a new one.
+        """
+        by_id = self._by_id
+        replaced = list(self.others())
+        for node in replaced:
+            if by_id.get(node.message.id) is node:
+                del by_id[node.message.id]
+        self._size -= len(replaced)
+        self._answers = {}
+        self._call_owner = {}
+        head = self._head
+        last = other = head
+        for message in order:
+            kept = asides.get(id(message))
+            if kept is not None:
+                first, end = kept
+                last.next = first
+                first.prev = last
+                last = end
+                continue
+            node = Node(message)
+            node.prev = last
+            last.next = node
+            node.oprev = other
+            other.onext = node
+            last = other = node
+            by_id.setdefault(message.id, node)
+            self._size += 1
+            if isinstance(message, ToolMessage):
+                self._answers.setdefault(message.tool_call_id, []).append(node)
+        last.next = head
+        head.prev = last
+        other.onext = head
+        head.oprev = other
+        for node in replaced:  # no cycles left to the collector (see release)
+            node.prev = node.next = node.oprev = node.onext = _RELEASED
+        self._cached = None
+        self._layout += 1
+        self._run_ends = {}
+        self._call_indices = {}
+
+    def _other_before(self, node: Node) -> Node:
+        """The nearest node before ``node`` in the ring of other nodes (or the sentinel)."""
+        found = node.prev
+        while found is not self._head and kept_aside(found.message):
+            found = found.prev
+        return found
+
+    def _link_other(self, anchor: Node, node: Node) -> None:
+        node.oprev = anchor
+        node.onext = anchor.onext
+        anchor.onext.oprev = node
+        anchor.onext = node
+
+    @staticmethod
+    def _unlink_other(node: Node) -> None:
+        node.oprev.onext = node.onext
+        node.onext.oprev = node.oprev
+        node.oprev = node.onext = node
 
     def _link_after(self, anchor: Node, node: Node) -> Node:
         node.prev = anchor

@@ -30,7 +30,7 @@ from .chunks import ChunkMarks
 from .diagnostics import DiagnosticSink
 from .events import Event, json_kind
 from .limits import bound
-from .message_list import MessageList, Node
+from .message_list import MessageList, Node, kept_aside
 from .model import (
     MILLISECOND_INTEGERS,
     ActivityMessage,
@@ -1624,18 +1624,30 @@ class Reducer:
         first, a user turn before its answer).
         """
         snapshot = messages_from_dicts(event.get("messages"), where="messages", report=self._report)
-        held = self._list.messages
+        has_activity = any(isinstance(m, ActivityMessage) for m in snapshot)
+        has_reasoning = any(isinstance(m, ReasoningMessage) for m in snapshot)
+        # Reasoning and activity a snapshot of neither kind keeps are left where they
+        # are, in runs linked back whole (asides: by each run's first message), never
+        # walked: a snapshot costs what it restates, however much of them is held.
+        asides: dict[int, tuple[Node, Node]] | None = None
+        nodes: list[Node] = []
+        if not has_activity and not has_reasoning and self._keeps_asides(snapshot):
+            asides = {}
+            nodes = list(self._list.others())
+            held = [node.message for node in nodes]
+        else:
+            held = self._list.messages
         matches = self._reconcile(held, snapshot)
         for message, match in zip(snapshot, matches, strict=True):
             if match is not None:
                 self._take_over(held[match.held], message, match.kind)
         self._date_new(snapshot, matches)
         by_id = {message.id: message for message in snapshot}
-        has_activity = any(isinstance(m, ActivityMessage) for m in snapshot)
-        has_reasoning = any(isinstance(m, ReasoningMessage) for m in snapshot)
         restated = {match.held for match in matches if match is not None}
         kept: list[Message] = []
         dropped: list[Message] = []
+        if asides is not None:
+            self._keep_aside(self._list.start, kept, asides)
         for position, message in enumerate(held):
             replacement = by_id.get(message.id)
             if replacement is not None:
@@ -1646,6 +1658,8 @@ class Reducer:
                 kept.append(message)
             elif position not in restated:
                 dropped.append(message)
+            if asides is not None:
+                self._keep_aside(nodes[position], kept, asides)
         if dropped:
             dropped = _not_restated(dropped, snapshot)
             if dropped:
@@ -1665,7 +1679,37 @@ class Reducer:
                 continue
             predecessor = message.id
             kept.append(message)
-        self._rebuild(_placed_as_restated(kept, results, self._canonical))
+        order = _placed_as_restated(kept, results, self._canonical)
+        if asides is None:
+            self._rebuild(order)
+        else:
+            self._activity_sizes = {}
+            self._orphans = {}
+            self._list.respliced(order, asides)
+            self._index_history(list(self._list.others()))
+
+    def _keeps_asides(self, snapshot: list[Message]) -> bool:
+        """Whether the held reasoning and activity can be kept without reading them.
+
+        Only when no snapshot message has the id of one (it would be restated) and no
+        two held messages share an id: then matching the others alone matches the same.
+        """
+        if not self._list.ids_unique:
+            return False
+        for message in snapshot:
+            node = self._list.node(message.id)
+            if node is not None and kept_aside(node.message):
+                return False
+        return True
+
+    def _keep_aside(
+        self, node: Node, kept: list[Message], asides: dict[int, tuple[Node, Node]]
+    ) -> None:
+        """Keep the run of reasoning and activity after ``node``, named by its first message."""
+        run = self._list.aside_after(node)
+        if run is not None:
+            kept.append(run[0].message)
+            asides[id(run[0].message)] = run
 
     def _report_dropped(self, dropped: list[Message]) -> None:
         """A snapshot left out held messages it does not restate under any id: say which.
@@ -1736,9 +1780,16 @@ class Reducer:
         self._activity_sizes = {}
         self._orphans = {}
         self._list.rebuild(messages)
-        for node in self._list.nodes():
+        self._index_history(list(self._list.nodes()))
+
+    def _index_history(self, nodes: list[Node]) -> None:
+        """Index the calls and results of the nodes a snapshot left.
+
+        Reasoning and activity carry neither, so they may be left out.
+        """
+        for node in nodes:
             self._register_calls(node)
-        for node in self._list.nodes():
+        for node in nodes:
             message = node.message
             if not isinstance(message, ToolMessage):
                 continue

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agui_transcripts import message_list
-from agui_transcripts.message_list import MessageList
-from agui_transcripts.model import AssistantMessage, ToolCall, ToolMessage, UserMessage
+from agui_transcripts.message_list import MessageList, Node, kept_aside
+from agui_transcripts.model import (
+    ActivityMessage,
+    AssistantMessage,
+    Message,
+    ReasoningMessage,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
 
 
 def _assistant(message_id: str, *call_ids: str) -> AssistantMessage:
@@ -117,3 +127,56 @@ def test_rebuild_holds_exactly_the_given_messages() -> None:
     assert _ids(held) == ["u9", "a9"]
     assert "a1" not in held
     assert not held.has_call("c1")
+
+
+OPERATIONS = ["append", "append", "insert", "move", "replace", "resplice"]
+
+
+def _kind(step: int, pick: int, message_id: str | None = None) -> Message:
+    message_id = message_id or f"m{step}"
+    kinds: list[Message] = [
+        ReasoningMessage(message_id, "think"),
+        ActivityMessage(message_id, "plan", {}),
+        UserMessage(message_id, "hi"),
+        ToolMessage(message_id, "result", f"c{pick}"),
+        AssistantMessage(message_id, "say", []),
+    ]
+    return kinds[pick % len(kinds)]
+
+
+@given(st.lists(st.tuples(st.sampled_from(OPERATIONS), st.integers(0, 50)), max_size=60))
+def test_the_ring_of_other_messages_follows_the_list(operations: list[tuple[str, int]]) -> None:
+    """Whatever is added, moved, replaced or respliced, the second ring lists exactly the
+    messages that are not reasoning or activity, in the list's order."""
+    held = MessageList()
+    for step, (operation, pick) in enumerate(operations):
+        nodes = list(held.nodes())
+        node = nodes[pick % len(nodes)] if nodes else None
+        if operation == "append" or node is None:
+            held.append(_kind(step, pick))
+        elif operation == "insert":
+            held.insert_after(node, _kind(step, pick))
+        elif operation == "move":
+            anchor = nodes[(pick * 7) % len(nodes)]
+            if anchor is not node:  # the reducer moves a node after another one
+                held.move_after(anchor, node)
+        elif operation == "replace":
+            held.replace(node, _kind(step, pick, node.message.id))
+        else:  # a snapshot that keeps the reasoning and activity: every other message anew
+            asides: dict[int, tuple[Node, Node]] = {}
+            order: list[Message] = []
+            for anchor in [held.start, *held.others()]:
+                run = held.aside_after(anchor)
+                if run is not None:
+                    order.append(run[0].message)
+                    asides[id(run[0].message)] = run
+                if pick % 3:
+                    order.append(UserMessage(f"new{step}-{len(order)}", "again"))
+            kept = [n.message for n in held.nodes() if kept_aside(n.message)]
+            held.respliced(order, asides)
+            assert [n.message for n in held.nodes() if kept_aside(n.message)] == kept
+        others = [n for n in held.nodes() if not kept_aside(n.message)]
+        assert list(held.others()) == others
+        ids = [n.message.id for n in held.nodes()]
+        assert held.ids_unique == (len(set(ids)) == len(ids))
+        assert all(held.node(message_id) is not None for message_id in ids)
