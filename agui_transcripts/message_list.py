@@ -26,9 +26,12 @@ __all__ = ["MessageList", "Node"]
 _SCANNED_CALLS = 8
 
 
+_ASIDE = (ReasoningMessage, ActivityMessage)
+
+
 def kept_aside(message: Message) -> bool:
     """Reasoning and activity: what a snapshot that carries none of that kind keeps."""
-    return isinstance(message, (ReasoningMessage, ActivityMessage))
+    return isinstance(message, _ASIDE)
 
 
 class Node:
@@ -107,8 +110,9 @@ class MessageList:
     def _forget(self) -> None:
         # The first node that held each message id (a later duplicate id joins no index).
         self._by_id: dict[str, Node] = {}
-        # How many nodes the list holds.
+        # How many nodes the list holds, and how many of them reasoning or activity.
         self._size = 0
+        self._asides = 0
         # The node of the assistant message that declares each call id.
         self._call_owner: dict[str, Node] = {}
         # The nodes holding a tool message, by the call id it answers (in insertion order).
@@ -141,12 +145,20 @@ class MessageList:
             yield node
             node = node.next
 
-    def others(self) -> Iterator[Node]:
+    def others(self) -> list[Node]:
         """The nodes of every message but reasoning and activity, in order."""
-        node = self._head.onext
-        while node is not self._head:
-            yield node
+        found: list[Node] = []
+        head = self._head
+        node = head.onext
+        while node is not head:
+            found.append(node)
             node = node.onext
+        return found
+
+    @property
+    def has_asides(self) -> bool:
+        """Whether the list holds reasoning or activity."""
+        return self._asides > 0
 
     def aside_after(self, node: Node) -> tuple[Node, Node] | None:
         """The run of reasoning and activity nodes right after ``node``: (first, last).
@@ -272,9 +284,15 @@ class MessageList:
         self._size += 1
         if isinstance(message, ToolMessage):
             self._answers.setdefault(message.tool_call_id, []).append(node)
-        if not kept_aside(message):
+        if isinstance(message, _ASIDE):
+            self._asides += 1
+        else:
             # Appended, the node follows every other one; after another, that one.
-            self._link_other(self._head.oprev if appended else self._other_before(node), node)
+            before = self._head.oprev if appended else self._other_before(node)
+            node.oprev = before
+            node.onext = before.onext
+            before.onext.oprev = node
+            before.onext = node
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:
@@ -298,8 +316,10 @@ class MessageList:
         node.message = message
         if kept_aside(held) != kept_aside(message):
             if kept_aside(message):
+                self._asides += 1
                 self._unlink_other(node)
             else:
+                self._asides -= 1
                 self._link_other(self._other_before(node), node)
         self._cached = None
         self._layout += 1  # a tool message turned activity ends a run of results
@@ -311,8 +331,7 @@ class MessageList:
     def rebuild(self, messages: list[Message]) -> None:
         """Hold exactly these messages, in this order."""
         self.clear()
-        for message in messages:
-            self.append(message)
+        self._link_in_order(messages, {})
 
     def respliced(self, order: list[Message], asides: dict[int, tuple[Node, Node]]) -> None:
         """Hold ``order``, in new nodes, with the reasoning and activity kept in place.
@@ -324,17 +343,33 @@ class MessageList:
         and answer none); every message of theirs must be a new one.
         """
         by_id = self._by_id
-        replaced = list(self.others())
+        replaced = self.others()
         for node in replaced:
             if by_id.get(node.message.id) is node:
                 del by_id[node.message.id]
         self._size -= len(replaced)
         self._answers = {}
         self._call_owner = {}
+        self._link_in_order(order, asides)
+        for node in replaced:  # no cycles left to the collector (see release)
+            node.prev = node.next = node.oprev = node.onext = _RELEASED
+        self._layout += 1
+        self._run_ends = {}
+        self._call_indices = {}
+
+    def _link_in_order(self, order: list[Message], asides: dict[int, tuple[Node, Node]]) -> None:
+        """Link ``order`` between the sentinel's ends, in new nodes but the runs in ``asides``.
+
+        The list must hold no other message (a cleared list, or one whose other nodes
+        were taken out): both rings are linked here in one pass, and each new node indexed.
+        """
+        by_id = self._by_id
+        answers = self._answers
         head = self._head
         last = other = head
+        added = aside = 0
         for message in order:
-            kept = asides.get(id(message))
+            kept = asides.get(id(message)) if asides else None
             if kept is not None:
                 first, end = kept
                 last.next = first
@@ -344,23 +379,24 @@ class MessageList:
             node = Node(message)
             node.prev = last
             last.next = node
+            last = node
+            added += 1
+            by_id.setdefault(message.id, node)
+            if isinstance(message, _ASIDE):
+                aside += 1
+                continue
             node.oprev = other
             other.onext = node
-            last = other = node
-            by_id.setdefault(message.id, node)
-            self._size += 1
+            other = node
             if isinstance(message, ToolMessage):
-                self._answers.setdefault(message.tool_call_id, []).append(node)
+                answers.setdefault(message.tool_call_id, []).append(node)
         last.next = head
         head.prev = last
         other.onext = head
         head.oprev = other
-        for node in replaced:  # no cycles left to the collector (see release)
-            node.prev = node.next = node.oprev = node.onext = _RELEASED
+        self._size += added
+        self._asides += aside
         self._cached = None
-        self._layout += 1
-        self._run_ends = {}
-        self._call_indices = {}
 
     def _other_before(self, node: Node) -> Node:
         """The nearest node before ``node`` in the ring of other nodes (or the sentinel)."""

@@ -1631,9 +1631,14 @@ class Reducer:
         # walked: a snapshot costs what it restates, however much of them is held.
         asides: dict[int, tuple[Node, Node]] | None = None
         nodes: list[Node] = []
-        if not has_activity and not has_reasoning and self._keeps_asides(snapshot):
+        if (
+            not has_activity
+            and not has_reasoning
+            and self._list.has_asides
+            and self._keeps_asides(snapshot)
+        ):
             asides = {}
-            nodes = list(self._list.others())
+            nodes = self._list.others()
             held = [node.message for node in nodes]
         else:
             held = self._list.messages
@@ -1659,7 +1664,9 @@ class Reducer:
             elif position not in restated:
                 dropped.append(message)
             if asides is not None:
-                self._keep_aside(nodes[position], kept, asides)
+                node = nodes[position]
+                if node.next is not node.onext:
+                    self._keep_aside(node, kept, asides)
         if dropped:
             dropped = _not_restated(dropped, snapshot)
             if dropped:
@@ -1686,7 +1693,7 @@ class Reducer:
             self._activity_sizes = {}
             self._orphans = {}
             self._list.respliced(order, asides)
-            self._index_history(list(self._list.others()))
+            self._index_history(self._list.others())
 
     def _keeps_asides(self, snapshot: list[Message]) -> bool:
         """Whether the held reasoning and activity can be kept without reading them.
