@@ -156,6 +156,11 @@ class MessageList:
         return found
 
     @property
+    def others_count(self) -> int:
+        """How many messages are not reasoning or activity."""
+        return self._size - self._asides
+
+    @property
     def has_asides(self) -> bool:
         """Whether the list holds reasoning or activity."""
         return self._asides > 0

@@ -946,23 +946,36 @@ class Reducer:
         transcript knows): reconcile's rules 1 and 2 are all that can match them, so
         the held message with each id and the held answers to each call are the only
         candidates. A client answering its calls run after run then costs nothing per
-        message held. None (reconcile against everything held) for any other input,
-        when a call has more than one held answer or when two messages share an id:
-        then the order of the candidates could change a match.
+        message held. New messages without calls may follow them (a client's answers,
+        then the user's next turn): matched by content alone after the last match by id
+        or call, they count only when the input restates the whole conversation, which
+        an input shorter than the held conversation cannot. None (reconcile against
+        everything held) for any other input, when a call has more than one held answer
+        or when two messages share an id: then the order of the candidates could change
+        a match.
         """
         if not self._list.ids_unique:
             return None
         found: dict[int, Message] = {}
         seen: set[str] = set()
+        new_turn = False
         for message in messages:
             if message.id in seen:
                 return None
             seen.add(message.id)
             node = self._list.node(message.id)
-            if node is not None and node.message.id == message.id:
+            held = node is not None and node.message.id == message.id
+            if not held and not isinstance(message, ToolMessage):
+                if isinstance(message, AssistantMessage) and message.tool_calls:
+                    return None
+                if self._list.others_count <= len(messages):
+                    return None  # it could restate the whole conversation
+                new_turn = True
+                continue
+            if new_turn:
+                return None  # new messages only after every answer
+            if node is not None and held:
                 found[id(node)] = node.message
-            elif not isinstance(message, ToolMessage):
-                return None
             if isinstance(message, AssistantMessage):
                 for call in message.tool_calls or ():
                     if call.id not in self.call_aliases and call.id not in self.tool_calls:

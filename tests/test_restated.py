@@ -97,7 +97,8 @@ def _answering(seed: int) -> list[Event]:
 
     Each input is what a sloppy client sends back: held tool messages (as held, under a
     re-minted id, or saying something else), new answers to known calls (and to unknown
-    ones), held messages by id, now and then one twice; the run then calls a tool again.
+    ones), held messages by id, now and then one twice, and the next turn (a user's,
+    now and then saying what an earlier one said); the run then calls a tool again.
     """
     events, _ = random_stream(seed)
     rng = random.Random(seed)
@@ -124,6 +125,12 @@ def _answering(seed: int) -> list[Event]:
             messages.append(message)
             if rng.random() < 0.1:
                 messages.append(dict(message))
+        for n in range(rng.choice([0, 0, 1, 2])):  # the user's next turn after the answers
+            said = [m["content"] for m in history if m["role"] == "user"]
+            content = rng.choice(said) if said and rng.random() < 0.5 else f"next {run}"
+            role = rng.choice(["user", "user", "assistant", "system"])
+            turn = {"id": f"turn{run}-{n}", "role": role, "content": content}
+            messages.insert(0 if rng.random() < 0.2 else len(messages), turn)
         run_id = f"answer{run}"
         call_id = f"again{run}"
         run_input = {"threadId": "thread", "runId": run_id, "messages": messages}
