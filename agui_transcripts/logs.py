@@ -30,7 +30,7 @@ from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
 from .limits import Limits
 from .readers import EventStream, read_events
-from .recording import RunInputError, decode_run_input, read_run_input, run_input_path
+from .recording import RunInputError, load_run_input, read_run_input, run_input_path
 from .transcript import Transcript
 
 __all__ = [
@@ -309,16 +309,13 @@ class _Remote:
     def run_input(self, limits: Limits | None) -> Any:
         """The sidecar beside the log, bounded as :func:`read_run_input` bounds it."""
         sidecar = self.name(str(run_input_path(PurePosixPath(self.path))))
-        most = (limits or Limits()).max_document_bytes
         try:
             with self.filesystem.open_input_stream(self.path_of(sidecar)) as file:
-                data = file.read() if most is None else file.read(most + 1)
+                return load_run_input(file, sidecar, limits)
         except FileNotFoundError:
             return None
         except OSError as error:
             raise UnreadableLog(f"{sidecar}: the run inputs cannot be read: {error}") from None
-        try:
-            return decode_run_input(data, sidecar, most)
         except RunInputError as error:
             raise UnreadableLog(str(error)) from None
 

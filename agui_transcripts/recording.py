@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .limits import Limits
 
 __all__ = [
     "RunInputError",
-    "decode_run_input",
+    "load_run_input",
     "parse_run_input",
     "read_run_input",
     "run_input_path",
@@ -44,7 +44,6 @@ def read_run_input(log: str | os.PathLike[str], *, limits: Limits | None = None)
     than the limit is read.
     """
     sidecar = run_input_path(log)
-    most = (limits or Limits()).max_document_bytes
     try:
         if not sidecar.is_file():
             if not sidecar.exists():
@@ -52,19 +51,22 @@ def read_run_input(log: str | os.PathLike[str], *, limits: Limits | None = None)
             # A pipe or a device named like a sidecar would be read forever.
             raise RunInputError(f"{sidecar}: the run inputs are not a regular file")
         with sidecar.open("rb") as file:
-            data = file.read() if most is None else file.read(most + 1)
+            return load_run_input(file, str(sidecar), limits)
     except FileNotFoundError:
         return None
     except OSError as error:
         raise RunInputError(f"{sidecar}: the run inputs cannot be read: {error}") from None
-    return decode_run_input(data, str(sidecar), most)
 
 
-def decode_run_input(data: bytes, sidecar: str, most: int | None) -> Any:
-    """Run inputs from the bytes of a ``NAME.input.json``, read up to ``most`` + 1 bytes.
+def load_run_input(file: BinaryIO, sidecar: str, limits: Limits | None) -> Any:
+    """Run inputs from an open ``NAME.input.json`` (``sidecar`` names it in errors).
 
-    Raises :class:`RunInputError` as :func:`read_run_input` does.
+    Reads no more than one byte past ``limits.max_document_bytes`` (the default
+    :class:`~agui_transcripts.Limits` when None). Raises :class:`RunInputError` as
+    :func:`read_run_input` does; errors reading the file are the caller's.
     """
+    most = (limits or Limits()).max_document_bytes
+    data = file.read() if most is None else file.read(most + 1)
     if most is not None and len(data) > most:
         raise RunInputError(
             f"{sidecar}: the run inputs are larger than the document limit of {most} bytes "
