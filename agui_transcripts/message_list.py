@@ -293,11 +293,7 @@ class MessageList:
             self._asides += 1
         else:
             # Appended, the node follows every other one; after another, that one.
-            before = self._head.oprev if appended else self._other_before(node)
-            node.oprev = before
-            node.onext = before.onext
-            before.onext.oprev = node
-            before.onext = node
+            self._link_other(self._head.oprev if appended else self._other_before(node), node)
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:

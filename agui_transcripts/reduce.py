@@ -1677,9 +1677,7 @@ class Reducer:
             elif position not in restated:
                 dropped.append(message)
             if asides is not None:
-                node = nodes[position]
-                if node.next is not node.onext:
-                    self._keep_aside(node, kept, asides)
+                self._keep_aside(nodes[position], kept, asides)
         if dropped:
             dropped = _not_restated(dropped, snapshot)
             if dropped:
@@ -1699,14 +1697,7 @@ class Reducer:
                 continue
             predecessor = message.id
             kept.append(message)
-        order = _placed_as_restated(kept, results, self._canonical)
-        if asides is None:
-            self._rebuild(order)
-        else:
-            self._activity_sizes = {}
-            self._orphans = {}
-            self._list.respliced(order, asides)
-            self._index_history(self._list.others())
+        self._rebuild(_placed_as_restated(kept, results, self._canonical), asides)
 
     def _keeps_asides(self, snapshot: list[Message]) -> bool:
         """Whether the held reasoning and activity can be kept without reading them.
@@ -1796,17 +1787,22 @@ class Reducer:
             tool_call_id=held.tool_call_id if isinstance(held, ToolMessage) else None,
         )
 
-    def _rebuild(self, messages: list[Message]) -> None:
+    def _rebuild(
+        self, messages: list[Message], asides: dict[int, tuple[Node, Node]] | None
+    ) -> None:
+        """Hold these messages, with the runs of reasoning and activity ``asides`` names.
+
+        With ``asides`` (see :meth:`MessageList.respliced`) only the other nodes are new
+        and indexed again: reasoning and activity declare no call and answer none.
+        """
         self._activity_sizes = {}
         self._orphans = {}
-        self._list.rebuild(messages)
-        self._index_history(list(self._list.nodes()))
-
-    def _index_history(self, nodes: list[Node]) -> None:
-        """Index the calls and results of the nodes a snapshot left.
-
-        Reasoning and activity carry neither, so they may be left out.
-        """
+        if asides is None:
+            self._list.rebuild(messages)
+            nodes = list(self._list.nodes())
+        else:
+            self._list.respliced(messages, asides)
+            nodes = self._list.others()
         for node in nodes:
             self._register_calls(node)
         for node in nodes:
