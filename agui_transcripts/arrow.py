@@ -111,6 +111,9 @@ def row_schema() -> pa.Schema:
             *tokens,
             ("events", pa.int64()),
             ("target", text),
+            ("messages_from", pa.int64()),
+            ("tool_calls_from", pa.int64()),
+            ("runs_from", pa.int64()),
             ("messages", pa.list_(message)),
             ("response", text),
             ("tool_calls", pa.list_(tool_call)),
@@ -173,11 +176,12 @@ def utf8_row(row: dict[str, Any]) -> dict[str, Any]:
 #: What a frame has a row for: each dataset row, each message, or each tool call.
 View = Literal["rows", "messages", "tool_calls", "timed"]
 _VIEWS: tuple[str, ...] = ("rows", "messages", "tool_calls", "timed")
-# The list column each item view spreads, and the parallel lists it adds to each item.
+# The list column each item view spreads, the parallel lists it adds to each item, and
+# the count of items before the row's first (rows per run hold what their run changed).
 _ITEMS = {
-    "messages": ("messages", ()),
-    "tool_calls": ("tool_calls", ()),
-    "timed": ("run_times", (("run_id", "run_ids"), ("outcome", "run_outcomes"))),
+    "messages": ("messages", (), "messages_from"),
+    "tool_calls": ("tool_calls", (), "tool_calls_from"),
+    "timed": ("run_times", (("run_id", "run_ids"), ("outcome", "run_outcomes")), "runs_from"),
 }
 #: The columns that say where a message or a call comes from, first in the flat views.
 _WHERE = ("source", "run_index", "thread_id", "target")
@@ -189,10 +193,12 @@ def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
     ``view="messages"`` gives one row per message and ``view="tool_calls"`` one per
     call (with its result, state, owner and run), ``view="timed"`` one per run (its id,
     outcome, times, time to first token and tokens), each with the log's ``source``,
-    ``run_index``, ``thread_id``, ``target`` and its ``position`` in the row's list (for
-    ``timed``, the run's index in its log), so no ``explode`` or ``json_normalize`` is
-    needed. Nested cells (a row's messages, a
-    message's calls) are Python lists of dicts, not numpy arrays.
+    ``run_index``, ``thread_id``, ``target`` and its ``position`` in the row's
+    conversation (for ``timed``, the run's index in its log), so no ``explode`` or
+    ``json_normalize`` is needed. A row per run lists what its run changed (pass the
+    rows through :func:`~agui_transcripts.rows.whole_rows` for each run's whole
+    conversation). Nested cells (a row's messages, a message's calls) are Python lists
+    of dicts, not numpy arrays.
     """
     if view not in _VIEWS:
         raise ValueError(f"view must be one of {', '.join(_VIEWS)}: {view!r}")
@@ -209,18 +215,18 @@ def to_pandas(rows: Iterable[dict[str, Any]], *, view: View = "rows") -> Any:
                 cells = table.column(field.name).to_pylist()
                 frame[field.name] = pandas.Series(cells, index=frame.index, dtype=object)
         return frame.astype({"run_index": "Int64"})  # null for rows per log, not NaN
-    key, parallel = _ITEMS[view]
+    key, parallel, before = _ITEMS[view]
     item_type = row_schema().field(key).type.value_type
     item_fields = item_type.names
     records = [
         {
             **{name: row.get(name) for name in _WHERE},
-            "position": position,
-            **{name: _at(row.get(column), position) for name, column in parallel},
+            "position": (row.get(before) or 0) + index,
+            **{name: _at(row.get(column), index) for name, column in parallel},
             **{name: item.get(name) for name in item_fields},
         }
         for row in rows
-        for position, item in enumerate(row.get(key) or ())
+        for index, item in enumerate(row.get(key) or ())
     ]
     columns = [*_WHERE, "position", *(name for name, _ in parallel), *item_fields]
     frame = pandas.DataFrame.from_records(records, columns=columns)

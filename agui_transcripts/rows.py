@@ -25,6 +25,7 @@ from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .model import ToolCallRecord, ToolMessage
 from .projection import Subagents
+from .row_deltas import DELTA_COLUMNS, delta_counts, shared_prefix, whole_rows
 from .timing import RunTimes, run_times
 from .transcript import Transcript
 
@@ -37,14 +38,17 @@ __all__ = [
     "message_row",
     "row_of",
     "rows_of_logs",
+    "whole_rows",
 ]
 
 #: Bumped whenever a column is added, removed, renamed or changes type.
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 #: One row per log, or one per run of each log.
 Per = Literal["log", "run"]
 #: The targets a row's ``messages`` can be written for.
 ROW_TARGETS = ("agui", "openai", "ragas")
+#: A row that holds its lists whole (see :mod:`agui_transcripts.row_deltas`).
+_WHOLE = dict.fromkeys(DELTA_COLUMNS, 0)
 
 
 def log_row(
@@ -75,16 +79,34 @@ def log_rows(
     :func:`rows_of_logs` and the Ray pipeline all call it. A run's row is the
     conversation as it stood when that run ended (what a client held then: earlier runs
     included, its own pending calls still pending), with ``run_index`` saying which run;
-    a run the log cuts off gets the row of the whole log. A log that gives no transcript
-    gives its one failed row either way.
+    a run the log cuts off gets the row of the whole log. Each run's row but the first
+    and the last holds what its run changed since the row before it
+    (:mod:`~agui_transcripts.row_deltas`; :func:`whole_rows` restores them), so a log's
+    rows grow with the log, not with runs times messages. A log that gives no
+    transcript gives its one failed row either way.
     """
     _check_target(target)
     rows: list[dict[str, Any]] = []
+    whole: dict[str, Any] = {}  # the last row's lists, whole
+    rendered: list[dict[str, Any]] = []  # the last row's messages as rendered
 
     def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
-        row = row_of(transcript, source=source, events=events, target=target, subagents=subagents)
+        nonlocal whole, rendered
+        # A message rendered as in the run before keeps its row: each run converts what
+        # it changed.
+        now = render(transcript, target, ordered=True, subagents=subagents)
+        kept = shared_prefix(rendered, now)
+        messages = [*whole.get("messages", ())[:kept], *map(message_row, now[kept:])]
+        row = _row(transcript, messages, source=source, events=events, target=target)
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
+        lists = {column: row[column] for columns in DELTA_COLUMNS.values() for column in columns}
+        if whole:  # a later run's row: what it changed (see row_deltas)
+            for count, shared in delta_counts(whole, lists).items():
+                row[count] = shared
+                for column in DELTA_COLUMNS[count]:
+                    row[column] = lists[column][shared:]
+        whole, rendered = lists, now
         rows.append(row)
 
     try:
@@ -92,6 +114,7 @@ def log_rows(
         transcript, events = fold_log(source, strict=strict, limits=limits, at_run_end=watch)
         if per == "log" or not rows or transcript.runs[-1].outcome == "truncated":
             add(transcript, events, per_run=per == "run")  # the log, or its cut-off run
+        rows[-1].update(whole, **dict.fromkeys(DELTA_COLUMNS, 0))  # the last row is whole
         return rows
     except LogError as error:
         return [failed_row(source, str(error), target=target)]
@@ -150,6 +173,18 @@ def row_of(
     """The row of a transcript already folded (``source`` and ``events`` as recorded)."""
     _check_target(target)
     rendered = render(transcript, target, ordered=True, subagents=subagents)
+    messages = [message_row(message) for message in rendered]
+    return _row(transcript, messages, source=source, events=events, target=target)
+
+
+def _row(
+    transcript: Transcript,
+    messages: list[dict[str, Any]],
+    *,
+    source: str,
+    events: int,
+    target: str,
+) -> dict[str, Any]:
     timed = run_times(transcript)
     codes = Counter((d.code, d.severity) for d in transcript.diagnostics)
     severities = Counter(d.severity for d in transcript.diagnostics)
@@ -168,7 +203,8 @@ def row_of(
         **_token_sums(timed),
         "events": events,
         "target": target,
-        "messages": [message_row(message) for message in rendered],
+        **_WHOLE,
+        "messages": messages,
         "response": transcript.response,
         "tool_calls": _tool_call_rows(transcript),
         "continuation": transcript.continuation().status,
@@ -199,6 +235,7 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
         **_token_sums([]),
         "events": 0,
         "target": target,
+        **_WHOLE,
         "messages": [],
         "response": None,
         "tool_calls": [],

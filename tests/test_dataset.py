@@ -38,6 +38,7 @@ from agui_transcripts.rows import (
     log_row,
     log_rows,
     row_of,
+    whole_rows,
 )
 
 from .test_properties import ACTIONS, SEEDS
@@ -456,7 +457,7 @@ def _same_but_source(a: dict[str, Any], b: dict[str, Any]) -> bool:
     ids=lambda s: Path(s).name,
 )
 def test_a_run_row_is_the_row_of_the_log_cut_at_that_run(source: str, tmp_path: Path) -> None:
-    rows = log_rows(source, per="run", target="agui")
+    rows = list(whole_rows(log_rows(source, per="run", target="agui")))
     transcript, _ = fold_log(source)
     assert [row["run_index"] for row in rows] == list(range(len(transcript.runs)))
     for row in rows:

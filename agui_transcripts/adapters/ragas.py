@@ -35,6 +35,7 @@ from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
 from ..model import AssistantMessage, Message, ToolMessage, UserMessage, parse_arguments
 from ..projection import Policy, Subagents, is_synthetic
+from ..row_deltas import RowChain, is_whole
 from ..transcript import Transcript
 from . import messages_of
 from .target import Rendering
@@ -181,6 +182,8 @@ def sample_from_row(row: Mapping[str, Any], **fields: Any) -> Any:
     A row read back from Parquet gives the same sample :func:`build_sample` gives for
     its transcript. ``fields`` (``reference``, ``reference_tool_calls`` as ragas
     ``ToolCall`` objects or ``{"name", "args"}`` dicts, ``rubrics``...) pass through.
+    A row per run that holds only what its run changed raises ``ValueError``:
+    :func:`~agui_transcripts.rows.whole_rows` restores it.
     """
     if row.get("target") != "ragas":
         raise ValueError(
@@ -189,6 +192,11 @@ def sample_from_row(row: Mapping[str, Any], **fields: Any) -> Any:
         )
     if not row.get("ok"):
         raise ValueError(f"{row.get('source')}: a failed row has no conversation: {row['error']}")
+    if not is_whole(row):
+        raise ValueError(
+            f"{row.get('source')}: the row of run {row.get('run_index')} holds what that run "
+            "changed; restore the rows with agui_transcripts.rows.whole_rows first"
+        )
     rm = import_ragas_messages()
     from ragas.dataset_schema import MultiTurnSample
 
@@ -222,18 +230,22 @@ def to_evaluation_dataset(
     ``items`` are transcripts or dataset rows written for ragas (from
     :func:`agui_transcripts.rows.log_row` or read back from Parquet). ``fields(item)``
     gives each sample's extra fields (references, rubrics). A failed row raises
-    ``ValueError`` naming its log, or is left out with ``failed="skip"``.
+    ``ValueError`` naming its log, or is left out with ``failed="skip"``. Rows per run
+    are restored whole as they come (a log's rows together and in order, as written).
     """
     import_ragas_messages()
     from ragas.dataset_schema import EvaluationDataset
 
     samples = []
+    chain = RowChain()  # rows per run are restored whole, in the order they come
     for item in items:
+        if not isinstance(item, Transcript):
+            if failed == "skip" and not item.get("ok"):
+                continue
+            item = chain.whole(item)
         extra = dict(fields(item)) if fields is not None else {}
         if isinstance(item, Transcript):
             samples.append(build_sample(item, **extra))
-        elif failed == "skip" and not item.get("ok"):
-            continue
         else:
             samples.append(sample_from_row(item, **extra))
     return EvaluationDataset(samples=samples)

@@ -1,0 +1,111 @@
+"""Rows per run hold what each run changed, so a log's rows grow with it, not its square.
+
+A log of N runs read ``per="run"`` gives N rows, each the conversation as it stood when
+its run ended. Written whole, those rows repeat every earlier message N times over (a
+310 KB log of 1,000 runs made 500,500 message entries). Instead a run's row keeps,
+for each list that grows with the conversation, only what follows the part it shares
+with the previous run's row, and says how long that shared part is:
+
+- ``messages_from``: the row's conversation is the previous row's first
+  ``messages_from`` messages followed by this row's ``messages``;
+- ``tool_calls_from``: the same for ``tool_calls``;
+- ``runs_from``: the same for ``run_ids``, ``run_outcomes`` and ``run_times``.
+
+A row whose three counts are 0 is whole: every row per log, the first run's row, and
+the last row of each log (which is the log's own row). Every other column (diagnostics
+counted so far, the response, the continuation...) is the row's own, as before.
+:func:`whole_rows` restores whole rows from a log's rows read in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "DELTA_COLUMNS",
+    "RowChain",
+    "delta_counts",
+    "is_whole",
+    "shared_prefix",
+    "whole_rows",
+]
+
+#: Each count column and the list columns it cuts.
+DELTA_COLUMNS: dict[str, tuple[str, ...]] = {
+    "messages_from": ("messages",),
+    "tool_calls_from": ("tool_calls",),
+    "runs_from": ("run_ids", "run_outcomes", "run_times"),
+}
+
+
+def shared_prefix(before: Sequence[Any], after: Sequence[Any]) -> int:
+    """How many leading items ``before`` and ``after`` have equal."""
+    size = min(len(before), len(after))
+    if before[:size] == after[:size]:  # the usual case, compared in one step
+        return size
+    return next(i for i, (old, new) in enumerate(zip(before, after, strict=False)) if old != new)
+
+
+def delta_counts(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, int]:
+    """Each count column for a row ``after`` that continues the whole row ``before``."""
+    return {
+        count: min(shared_prefix(before[column], after[column]) for column in columns)
+        for count, columns in DELTA_COLUMNS.items()
+    }
+
+
+def is_whole(row: Mapping[str, Any]) -> bool:
+    """True for a row that holds its lists whole (every count 0 or absent)."""
+    return not any(row.get(count) for count in DELTA_COLUMNS)
+
+
+class RowChain:
+    """Restores rows one at a time, holding the last whole row of the log being read."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, Any] | None = None
+
+    def whole(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        """``row`` with its lists whole (itself, a dict, when it already is)."""
+        if is_whole(row):
+            self._last = row if isinstance(row, dict) else dict(row)
+            return self._last
+        last = self._last
+        index = row.get("run_index")
+        if (
+            last is None
+            or last.get("source") != row.get("source")
+            or index is None
+            or last.get("run_index") != index - 1
+        ):
+            raise ValueError(
+                f"{row.get('source')}: the row of run {index} holds what that run changed and "
+                "continues the row of the run before it, which was not read just before it; "
+                "read a log's rows together and in order (as they are written)"
+            )
+        restored = dict(row)
+        for count, columns in DELTA_COLUMNS.items():
+            kept = row[count]
+            for column in columns:
+                if not 0 <= kept <= len(last[column]):
+                    raise ValueError(
+                        f"{row.get('source')}: the row of run {index} keeps {kept} of "
+                        f"{column}, and the row before it has {len(last[column])}"
+                    )
+                restored[column] = [*last[column][:kept], *row[column]]
+            restored[count] = 0
+        self._last = restored
+        return restored
+
+
+def whole_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The rows with their lists whole: each run's row restored from the rows before it.
+
+    Rows per log and whole rows pass through as they are. A log's rows must come
+    together and in order, as :func:`~agui_transcripts.rows.log_rows`, Parquet files
+    and :func:`~agui_transcripts.arrow.read_rows` give them; otherwise ``ValueError``.
+    """
+    chain = RowChain()
+    for row in rows:
+        yield chain.whole(row)
