@@ -821,7 +821,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("log", "run"),
         default="log",
         help="parquet: one row per log, or one per run (the conversation as it stood when "
-        "the run ended) (default: %(default)s)",
+        "the run ended; a row between a log's first and last holds what its run changed, "
+        "see docs/dataset.md) (default: %(default)s)",
     )
     convert.add_argument(
         "--rows-per-file",
