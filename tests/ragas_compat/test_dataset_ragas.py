@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from ragas.dataset_schema import EvaluationDataset, EvaluationResult, MultiTurnS
 from agui_transcripts.adapters.ragas import build_sample, sample_from_row, to_evaluation_dataset
 from agui_transcripts.arrow import read_rows, write_parquet
 from agui_transcripts.logs import find_logs, fold_log
-from agui_transcripts.rows import log_row
+from agui_transcripts.rows import log_row, log_rows, whole_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = [
@@ -175,3 +176,31 @@ def test_the_dataset_pages_one_machine_code_runs(
     dataset = namespace["dataset"]
     assert isinstance(dataset, EvaluationDataset)
     assert len(dataset) == 2
+
+
+def test_rows_per_run_give_each_runs_whole_conversation(tmp_path: Path) -> None:
+    # Three runs of a thread: the middle row holds only what its run added.
+    events = []
+    for run in range(3):
+        events += [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": f"r{run}"},
+            {"type": "TEXT_MESSAGE_START", "messageId": f"m{run}", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{run}", "delta": f"answer {run}"},
+            {"type": "TEXT_MESSAGE_END", "messageId": f"m{run}"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{run}"},
+        ]
+    log = tmp_path / "thread.jsonl"
+    log.write_text("".join(json.dumps(event) + "\n" for event in events))
+    rows = log_rows(str(log), per="run", target="ragas")
+    assert rows[1]["messages_from"] == 1
+    with pytest.raises(ValueError, match="restore the rows with"):
+        sample_from_row(rows[1])
+    samples = to_evaluation_dataset(rows, fields=lambda row: {"reference": row["response"]})
+    assert [[m.content for m in s.user_input] for s in samples] == [
+        ["answer 0"],
+        ["answer 0", "answer 1"],
+        ["answer 0", "answer 1", "answer 2"],
+    ]
+    assert [s.reference for s in samples] == ["answer 0", "answer 1", "answer 2"]
+    restored = to_evaluation_dataset(whole_rows(rows))
+    assert [s.user_input for s in restored] == [s.user_input for s in samples]

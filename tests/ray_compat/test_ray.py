@@ -98,7 +98,7 @@ def test_ray_reads_a_uri_through_pyarrow_fs(archive: Path, tmp_path: Path) -> No
 
 @pytest.mark.usefixtures("local_ray")
 def test_ray_rows_per_run_equal_the_embedded_rows_per_run(tmp_path: Path) -> None:
-    from agui_transcripts.rows import log_rows
+    from agui_transcripts.rows import log_rows, whole_rows
 
     runs = str(ROOT / "tests" / "golden" / "recordings")
     convert_with_ray([runs], tmp_path / "out", per="run", target="agui")
@@ -110,6 +110,9 @@ def test_ray_rows_per_run_equal_the_embedded_rows_per_run(tmp_path: Path) -> Non
 
     assert sorted(rows, key=key) == sorted(expected, key=key)
     assert len(rows) > len(find_logs([runs]))
+    # Ray does not keep the logs' order: sorted by log and run, the rows restore whole.
+    in_order = sorted(rows, key=key)
+    assert list(whole_rows(in_order)) == list(whole_rows(expected))
 
 
 @pytest.mark.usefixtures("local_ray")
