@@ -25,6 +25,7 @@ from typing import Any
 __all__ = [
     "DELTA_COLUMNS",
     "RowChain",
+    "cut_to_changes",
     "delta_counts",
     "is_whole",
     "shared_prefix",
@@ -53,6 +54,21 @@ def delta_counts(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[st
         count: min(shared_prefix(before[column], after[column]) for column in columns)
         for count, columns in DELTA_COLUMNS.items()
     }
+
+
+def cut_to_changes(row: dict[str, Any], before: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Cut a whole run's row to what changed since the whole row ``before``.
+
+    Returns the row's lists, whole, for the next run's row to be cut against. With
+    ``before`` None (the log's first row) the row stays whole.
+    """
+    lists = {column: row[column] for columns in DELTA_COLUMNS.values() for column in columns}
+    if before is not None:
+        for count, shared in delta_counts(before, lists).items():
+            row[count] = shared
+            for column in DELTA_COLUMNS[count]:
+                row[column] = lists[column][shared:]
+    return lists
 
 
 def is_whole(row: Mapping[str, Any]) -> bool:

@@ -25,7 +25,7 @@ from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .model import ToolCallRecord, ToolMessage
 from .projection import Subagents
-from .row_deltas import DELTA_COLUMNS, delta_counts, shared_prefix, whole_rows
+from .row_deltas import DELTA_COLUMNS, cut_to_changes, shared_prefix, whole_rows
 from .timing import RunTimes, run_times
 from .transcript import Transcript
 
@@ -87,7 +87,7 @@ def log_rows(
     """
     _check_target(target)
     rows: list[dict[str, Any]] = []
-    whole: dict[str, Any] = {}  # the last row's lists, whole
+    whole: dict[str, Any] | None = None  # the last row's lists, whole
     rendered: list[dict[str, Any]] = []  # the last row's messages as rendered
 
     def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
@@ -96,17 +96,12 @@ def log_rows(
         # it changed.
         now = render(transcript, target, ordered=True, subagents=subagents)
         kept = shared_prefix(rendered, now)
-        messages = [*whole.get("messages", ())[:kept], *map(message_row, now[kept:])]
+        held = whole["messages"][:kept] if whole is not None else []
+        messages = [*held, *map(message_row, now[kept:])]
         row = _row(transcript, messages, source=source, events=events, target=target)
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
-        lists = {column: row[column] for columns in DELTA_COLUMNS.values() for column in columns}
-        if whole:  # a later run's row: what it changed (see row_deltas)
-            for count, shared in delta_counts(whole, lists).items():
-                row[count] = shared
-                for column in DELTA_COLUMNS[count]:
-                    row[column] = lists[column][shared:]
-        whole, rendered = lists, now
+        whole, rendered = cut_to_changes(row, whole), now  # a later run's: what it changed
         rows.append(row)
 
     try:
@@ -114,7 +109,7 @@ def log_rows(
         transcript, events = fold_log(source, strict=strict, limits=limits, at_run_end=watch)
         if per == "log" or not rows or transcript.runs[-1].outcome == "truncated":
             add(transcript, events, per_run=per == "run")  # the log, or its cut-off run
-        rows[-1].update(whole, **dict.fromkeys(DELTA_COLUMNS, 0))  # the last row is whole
+        rows[-1].update(whole or {}, **_WHOLE)  # the last row is whole
         return rows
     except LogError as error:
         return [failed_row(source, str(error), target=target)]

@@ -369,3 +369,17 @@ def random_stream(seed: int) -> tuple[list[Event], list[dict[str, Any]]]:
 def to_jsonl(events: list[Event]) -> str:
     """The stream as JSONL text."""
     return "".join(json.dumps(event, ensure_ascii=False) + "\n" for event in events)
+
+
+def one_message_runs(runs: int) -> list[Event]:
+    """A thread of ``runs`` runs, each answering with one assistant message."""
+    events: list[Event] = []
+    for i in range(runs):
+        events += [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": f"r{i}"},
+            {"type": "TEXT_MESSAGE_START", "messageId": f"m{i}", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{i}", "delta": f"answer {i}"},
+            {"type": "TEXT_MESSAGE_END", "messageId": f"m{i}"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{i}"},
+        ]
+    return events

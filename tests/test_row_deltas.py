@@ -25,7 +25,7 @@ from agui_transcripts.row_deltas import DELTA_COLUMNS, RowChain, delta_counts
 from agui_transcripts.rows import log_row, log_rows, whole_rows
 
 from .bounded import run_bounded
-from .generate import random_stream
+from .generate import one_message_runs, random_stream
 
 Event = dict[str, Any]
 LISTS = [column for columns in DELTA_COLUMNS.values() for column in columns]
@@ -114,23 +114,10 @@ def test_each_run_row_restores_to_the_log_cut_at_that_run(
             )
 
 
-def _one_message_runs(runs: int) -> list[Event]:
-    events: list[Event] = []
-    for i in range(runs):
-        events += [
-            {"type": "RUN_STARTED", "threadId": "t", "runId": f"r{i}"},
-            {"type": "TEXT_MESSAGE_START", "messageId": f"m{i}", "role": "assistant"},
-            {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{i}", "delta": f"answer {i}"},
-            {"type": "TEXT_MESSAGE_END", "messageId": f"m{i}"},
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{i}"},
-        ]
-    return events
-
-
 def test_a_snapshot_rewriting_the_first_message_restates_the_row_from_there(
     tmp_path: Path,
 ) -> None:
-    events = _one_message_runs(4)
+    events = one_message_runs(4)
     third = _starts(events)[2]
     edited = {"id": "m0", "role": "assistant", "content": "answer 0, corrected"}
     events.insert(third + 1, {"type": "MESSAGES_SNAPSHOT", "messages": [edited]})
@@ -148,7 +135,7 @@ def test_a_snapshot_rewriting_the_first_message_restates_the_row_from_there(
 def test_a_thousand_runs_make_rows_linear_in_the_log(tmp_path: Path) -> None:
     # Before: every run's row held the whole conversation, 500,500 message entries for
     # this 310 KB log (350 MB); now each middle row holds the one message its run added.
-    source = _write(tmp_path, "long", _one_message_runs(1000), [])
+    source = _write(tmp_path, "long", one_message_runs(1000), [])
     done = run_bounded(
         f"""
         import json
@@ -164,7 +151,7 @@ def test_a_thousand_runs_make_rows_linear_in_the_log(tmp_path: Path) -> None:
 
 
 def test_restoring_needs_a_logs_rows_together_and_in_order(tmp_path: Path) -> None:
-    source = _write(tmp_path, "log", _one_message_runs(3), [])
+    source = _write(tmp_path, "log", one_message_runs(3), [])
     first, middle, last = log_rows(source, per="run", target="agui")
     with pytest.raises(ValueError, match="the row of run 1 holds what that run changed"):
         list(whole_rows([middle]))

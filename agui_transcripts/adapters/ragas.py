@@ -239,16 +239,16 @@ def to_evaluation_dataset(
     samples = []
     chain = RowChain()  # rows per run are restored whole, in the order they come
     for item in items:
-        if not isinstance(item, Transcript):
-            if failed == "skip" and not item.get("ok"):
-                continue
-            item = chain.whole(item)
-        extra = dict(fields(item)) if fields is not None else {}
         if isinstance(item, Transcript):
-            samples.append(build_sample(item, **extra))
-        else:
-            samples.append(sample_from_row(item, **extra))
+            samples.append(build_sample(item, **_extra(fields, item)))
+        elif failed != "skip" or item.get("ok"):
+            row = chain.whole(item)
+            samples.append(sample_from_row(row, **_extra(fields, row)))
     return EvaluationDataset(samples=samples)
+
+
+def _extra(fields: Callable[[Any], Mapping[str, Any]] | None, item: Any) -> dict[str, Any]:
+    return dict(fields(item)) if fields is not None else {}
 
 
 def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> list[Any]:

@@ -12,6 +12,7 @@ from agui_transcripts.adapters.ragas import build_sample, sample_from_row, to_ev
 from agui_transcripts.arrow import read_rows, write_parquet
 from agui_transcripts.logs import find_logs, fold_log
 from agui_transcripts.rows import log_row, log_rows, whole_rows
+from tests.generate import one_message_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = [
@@ -180,17 +181,8 @@ def test_the_dataset_pages_one_machine_code_runs(
 
 def test_rows_per_run_give_each_runs_whole_conversation(tmp_path: Path) -> None:
     # Three runs of a thread: the middle row holds only what its run added.
-    events = []
-    for run in range(3):
-        events += [
-            {"type": "RUN_STARTED", "threadId": "t", "runId": f"r{run}"},
-            {"type": "TEXT_MESSAGE_START", "messageId": f"m{run}", "role": "assistant"},
-            {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{run}", "delta": f"answer {run}"},
-            {"type": "TEXT_MESSAGE_END", "messageId": f"m{run}"},
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{run}"},
-        ]
     log = tmp_path / "thread.jsonl"
-    log.write_text("".join(json.dumps(event) + "\n" for event in events))
+    log.write_text("".join(json.dumps(event) + "\n" for event in one_message_runs(3)))
     rows = log_rows(str(log), per="run", target="ragas")
     assert rows[1]["messages_from"] == 1
     with pytest.raises(ValueError, match="restore the rows with"):
