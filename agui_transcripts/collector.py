@@ -9,7 +9,7 @@ the same machine.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
@@ -406,12 +406,23 @@ class Collector:
         """The transcript as it stands now, with tool-call ownership settled."""
         return self._snapshot(copy=True)
 
-    def _snapshot(self, *, copy: bool) -> Transcript:
+    def passing_view(self) -> Transcript:
+        """The transcript as it stands now, to be read before the fold goes on.
+
+        Only the call records are copied (settling ownership writes to them, and the fold
+        reads them); runs, times and lists are the fold's own and change as it goes on.
+        What a caller that reads each run's end at once needs, without copying every
+        earlier run at each one.
+        """
+        return self._snapshot(copy="records")
+
+    def _snapshot(self, *, copy: bool | Literal["records"]) -> Transcript:
         self._forget_routes()  # what the caller does with the transcript is theirs
         reducer = self._reducer
         if copy:
-            # Runs and records are copied, so a transcript read mid-stream keeps its states.
-            runs = [run.copy() for run in reducer.runs]
+            # Records are copied, so settling them leaves the fold's own as they were, and
+            # (copy=True) runs too, so a transcript read mid-stream keeps its states.
+            runs = [run.copy() for run in reducer.runs] if copy is True else reducer.runs
             calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
             earlier = [record.copy() for record in reducer.earlier_calls]
         else:
@@ -429,10 +440,10 @@ class Collector:
             tool_calls=calls,
             state=reducer.state,
             diagnostics=list(self.sink.diagnostics),
-            superseded=list(reducer.superseded) if copy else reducer.superseded,
-            call_aliases=dict(reducer.call_aliases) if copy else reducer.call_aliases,
+            superseded=list(reducer.superseded) if copy is True else reducer.superseded,
+            call_aliases=dict(reducer.call_aliases) if copy is True else reducer.call_aliases,
             earlier_calls=earlier,
-            times=reducer.times.copy() if copy else reducer.times,
+            times=reducer.times.copy() if copy is True else reducer.times,
         )
 
 

@@ -28,6 +28,7 @@ from ._codec import loads
 from ._gc import gc_held
 from .collector import fold, reading_collector
 from .diagnostics import DECODE_CODES, ProtocolError
+from .events import Event
 from .limits import Limits
 from .readers import EventStream, read_events
 from .recording import RunInputError, load_run_input, read_run_input, run_input_path
@@ -334,7 +335,8 @@ def _run_input(source: str, limits: Limits | None) -> Any:
 #: manifest with a "type" key is not a conversation).
 _NOT_EVENTS = DECODE_CODES | {"unknown-event-type"}
 
-#: Called at each run's terminal event with the transcript so far and the events read.
+#: Called at each run's terminal event with the transcript so far and the events read;
+#: it reads what it needs before it returns (see :func:`fold_log`).
 RunEnd = Callable[[Transcript, int], None]
 
 
@@ -344,19 +346,25 @@ def fold_log(
     strict: bool = False,
     limits: Limits | None = None,
     at_run_end: RunEnd | None = None,
+    at_event: Callable[[Event], None] | None = None,
 ) -> tuple[Transcript, int]:
     """The transcript of one log with its run inputs, and its event count.
 
     ``source`` is a path, ``-`` (stdin) or a URI (see :func:`find_logs`). Raises
     :class:`EmptyLog`, :class:`UnreadableLog` or (strict) :class:`RejectedLog`.
-    ``at_run_end(transcript, events)`` sees the conversation as it stood at the end of
+    ``at_run_end(transcript, events)`` sees the conversation as it stands at the end of
     each run (RUN_FINISHED or RUN_ERROR): what a client held then, with the diagnostics
-    so far.
+    so far. It must read what it needs before it returns: that transcript's calls are
+    its own, but its runs, messages and times are the fold's, which goes on changing
+    them (copying them at every run's end would cost the square of the runs).
+    ``at_event``, with ``at_run_end``, sees every event as it is folded.
     """
     if is_uri(source):
         remote = _Remote(source)
         with remote.open() as file:
-            return _fold_opened(source, file, remote.run_input(limits), strict, limits, at_run_end)
+            return _fold_opened(
+                source, file, remote.run_input(limits), strict, limits, at_run_end, at_event
+            )
     # stdin is read as it streams, in bounded blocks, like a file (never whole).
     data: Any = sys.stdin.buffer if source == "-" else Path(source)
     if source != "-" and not data.exists():
@@ -365,7 +373,9 @@ def fold_log(
         # A device or a pipe named on the command line can stream forever (/dev/zero);
         # a log is a file (stdin, "-", is the way to pipe one in).
         raise UnreadableLog(f"{source}: not a regular file (pipe a stream in as '-')")
-    return _fold_opened(source, data, _run_input(source, limits), strict, limits, at_run_end)
+    return _fold_opened(
+        source, data, _run_input(source, limits), strict, limits, at_run_end, at_event
+    )
 
 
 def _fold_opened(
@@ -375,13 +385,14 @@ def _fold_opened(
     strict: bool,
     limits: Limits | None,
     at_run_end: RunEnd | None = None,
+    at_event: Callable[[Event], None] | None = None,
 ) -> tuple[Transcript, int]:
     stream = read_events(data, strict=strict, limits=limits)
     try:
         if at_run_end is None:
             transcript = fold(stream, run_input=run_input, strict=strict)  # as fold(path)
         else:
-            transcript = _fold_watching_runs(stream, run_input, strict, at_run_end)
+            transcript = _fold_watching_runs(stream, run_input, strict, at_run_end, at_event)
     except ProtocolError as error:
         raise RejectedLog(f"{source}: {error}") from error
     except OSError as error:
@@ -398,12 +409,17 @@ def _fold_opened(
 
 
 def _fold_watching_runs(
-    stream: EventStream, run_input: Any, strict: bool, at_run_end: RunEnd
+    stream: EventStream,
+    run_input: Any,
+    strict: bool,
+    at_run_end: RunEnd,
+    at_event: Callable[[Event], None] | None,
 ) -> Transcript:
     """:func:`fold`'s loop, showing ``at_run_end`` the transcript at each run's end.
 
-    Each run's end sees a copy (its runs and records keep their states); the end of the
-    log takes the collector's own, as :func:`fold` does, since nothing reads it after.
+    Each run's end sees the collector's passing view (its calls settled on copies); the
+    end of the log takes the collector's own, as :func:`fold` does, since nothing reads
+    it after.
     """
     collector = reading_collector(
         stream.reader, run_input=run_input, client_tools=None, strict=strict
@@ -412,8 +428,10 @@ def _fold_watching_runs(
         try:
             for index, event in stream.indexed():
                 collector.feed_canonical(event, index)
+                if at_event is not None:
+                    at_event(event)
                 if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
-                    at_run_end(collector.transcript, stream.reader.intake.count)
+                    at_run_end(collector.passing_view(), stream.reader.intake.count)
             return collector.finish()
         finally:
             collector.release()

@@ -51,6 +51,7 @@ from .model import (
 
 __all__ = [
     "SYNTHETIC_KEY",
+    "InOrder",
     "MediaPart",
     "Policy",
     "Projection",
@@ -61,6 +62,7 @@ __all__ = [
     "TextPart",
     "ToolCallPart",
     "ToolResultPart",
+    "finish_in_order",
     "is_synthetic",
     "messages_from_parts",
     "project",
@@ -676,81 +678,174 @@ def _already_ordered(
     Most transcripts arrive in order: every assistant message's text comes before its
     calls, its results follow it with nothing between, and arrival order is message
     order. For those the projector only copies each assistant message (its text joined,
-    its calls copied) and keeps every other message, so this does that in one pass, and
-    returns the last batch of calls if some are still unanswered, for the policy.
-    Anything else returns None, at the first sign, for the projector to handle: arrival
-    out of message order, text after a call, an assistant message with empty text
-    segments or none, an id seen twice, a call with unfinished arguments, a result that
-    is not for the open calls, or a message while calls are open. ``copy=False`` keeps
-    the assistant messages themselves (see :func:`project`).
+    its calls copied) and keeps every other message, so :class:`InOrder` does that in one
+    pass, and this returns the last batch of calls if some are still unanswered, for the
+    policy. Anything else returns None, at the first sign, for the projector to handle.
+    ``copy=False`` keeps the assistant messages themselves (see :func:`project`).
     """
     if transcript.call_aliases:
         return None  # calls under re-minted ids: the projector takes them by their own
-    records = transcript.tool_calls
-    out: list[Message] = []
-    batch: _Batch | None = None
-    open_calls: dict[str, None] = {}
-    seen_calls: set[str] = set()
-    assistant_ids: set[str] = set()
-    last_seq = -1
-    last_rank = 0
-    for message in transcript.messages:
-        base = message.seq
-        rank = message.rank
-        if base == last_seq and rank < last_rank:
-            return None  # a tie the projector orders by rank (a snapshot's own order)
-        last_rank = rank
-        if isinstance(message, AssistantMessage):
-            if open_calls or not message.segments or message.id in assistant_ids:
-                return None
-            assistant_ids.add(message.id)
-            texts: list[str] = []
-            first_seq = base
-            piece: AssistantMessage | None = None  # what stands for the message in the output
-            for segment in message.segments:
-                seq = segment.seq if segment.seq >= 0 else base
-                if seq < last_seq:
-                    return None
-                last_seq = seq
-                if isinstance(segment, TextSegment):
-                    text = segment.text
-                    if not text or piece is not None:
-                        return None  # an empty stretch, or text after a call
-                    if not texts:
-                        first_seq = seq
-                    texts.append(text)
-                    continue
-                if segment.id in seen_calls or _is_invalid(records.get(segment.id), segment):
-                    return None
-                seen_calls.add(segment.id)
-                open_calls[segment.id] = None
+    in_order = InOrder(copy=copy)
+    if not in_order.take(transcript.messages, transcript.tool_calls):
+        return None
+    return in_order.out, in_order.open_batch()
+
+
+class InOrder:
+    """The projection of messages that arrive in order, one pass that can be resumed.
+
+    :meth:`take` reads messages after those it read before and says whether they still
+    need no reordering: arrival out of message order, text after a call, an assistant
+    message with empty text segments or none, an id seen twice, a call with unfinished
+    arguments, a result that is not for the open calls, or a message while calls are open
+    all make it False, at the first sign (the pass is then spent). A pass with no open
+    calls has projected its messages exactly as :func:`project` would (no policy meets
+    them), so a reader of a growing transcript (rows per run) can keep it and give it only
+    the messages that came since, as long as the earlier ones did not change.
+    """
+
+    __slots__ = (
+        "_assistant_ids",
+        "_batch_start",
+        "_copy",
+        "_last_rank",
+        "_last_seq",
+        "_seen_calls",
+        "batch",
+        "open_calls",
+        "out",
+        "taken",
+    )
+
+    def __init__(self, *, copy: bool = True) -> None:
+        self._copy = copy
+        self.out: list[Message] = []
+        self.batch: _Batch | None = None
+        self.open_calls: dict[str, None] = {}
+        #: How many messages the pass has taken.
+        self.taken = 0
+        self._seen_calls: set[str] = set()
+        self._assistant_ids: set[str] = set()
+        self._last_seq = -1
+        self._last_rank = 0
+        # Where the last batch's message was taken: (messages taken before it, its place
+        # in the output, the last seq and rank before it), for back_to_open_batch.
+        self._batch_start = (0, 0, -1, 0)
+
+    def open_batch(self) -> _Batch | None:
+        """The last batch of calls if some are unanswered (what the policy meets)."""
+        batch = self.batch
+        if batch is None or not self.open_calls:
+            return None
+        batch.open = list(self.open_calls)
+        return batch
+
+    def take(self, messages: Iterable[Message], records: dict[str, ToolCallRecord]) -> bool:
+        """Project ``messages`` after the ones taken so far; False if they need reordering."""
+        copy = self._copy
+        out = self.out
+        open_calls = self.open_calls
+        seen_calls = self._seen_calls
+        assistant_ids = self._assistant_ids
+        last_seq = self._last_seq
+        last_rank = self._last_rank
+        batch = self.batch
+        taken = self.taken
+        for message in messages:
+            base = message.seq
+            rank = message.rank
+            if base == last_seq and rank < last_rank:
+                return False  # a tie the projector orders by rank (a snapshot's own order)
+            rank_before = last_rank
+            last_rank = rank
+            taken += 1
+            if isinstance(message, AssistantMessage):
+                if open_calls or not message.segments or message.id in assistant_ids:
+                    return False
+                assistant_ids.add(message.id)
+                seq_before = last_seq
+                texts: list[str] = []
+                first_seq = base
+                piece: AssistantMessage | None = None  # what stands for it in the output
+                for segment in message.segments:
+                    seq = segment.seq if segment.seq >= 0 else base
+                    if seq < last_seq:
+                        return False
+                    last_seq = seq
+                    if isinstance(segment, TextSegment):
+                        text = segment.text
+                        if not text or piece is not None:
+                            return False  # an empty stretch, or text after a call
+                        if not texts:
+                            first_seq = seq
+                        texts.append(text)
+                        continue
+                    if segment.id in seen_calls or _is_invalid(records.get(segment.id), segment):
+                        return False
+                    seen_calls.add(segment.id)
+                    open_calls[segment.id] = None
+                    if piece is None:
+                        piece = (
+                            _text_copy(message, texts, first_seq if texts else seq)
+                            if copy
+                            else message
+                        )
+                        batch = _Batch(piece, message.id, [])
+                        self._batch_start = (taken - 1, len(out), seq_before, rank_before)
+                    if copy:
+                        piece.add_tool_call(_copy_call(segment))
                 if piece is None:
-                    piece = (
-                        _text_copy(message, texts, first_seq if texts else seq) if copy else message
-                    )
-                    batch = _Batch(piece, message.id, [])
-                if copy:
-                    piece.add_tool_call(_copy_call(segment))
-            if piece is None:
-                piece = _text_copy(message, texts, first_seq) if copy else message
-            out.append(piece)
-            continue
-        if base < last_seq:
-            return None
-        last_seq = base
-        if isinstance(message, ToolMessage):
-            if message.tool_call_id not in open_calls:
-                return None
-            del open_calls[message.tool_call_id]
-            if batch is not None:
-                batch.accepting = False  # a result closes the batch to new calls (I6)
-        elif open_calls:
-            return None
-        out.append(message)
-    if batch is None or not open_calls:
-        return out, None
-    batch.open = list(open_calls)
-    return out, batch
+                    piece = _text_copy(message, texts, first_seq) if copy else message
+                out.append(piece)
+                continue
+            if base < last_seq:
+                return False
+            last_seq = base
+            if isinstance(message, ToolMessage):
+                if message.tool_call_id not in open_calls:
+                    return False
+                del open_calls[message.tool_call_id]
+                if batch is not None:
+                    batch.accepting = False  # a result closes the batch to new calls (I6)
+            elif open_calls:
+                return False
+            out.append(message)
+        self._last_seq, self._last_rank, self.batch = last_seq, last_rank, batch
+        self.taken = taken
+        return True
+
+    def back_to_open_batch(self, taken: Sequence[Message]) -> None:
+        """Go back to before the open batch's message, to take it again once answered.
+
+        ``taken``: the messages taken so far, in order.
+        """
+        if not self.open_calls:
+            return
+        index, place, self._last_seq, self._last_rank = self._batch_start
+        for message in taken[index : self.taken]:
+            if isinstance(message, AssistantMessage):
+                self._assistant_ids.discard(message.id)
+                for segment in message.segments:
+                    if not isinstance(segment, TextSegment):
+                        self._seen_calls.discard(segment.id)
+        del self.out[place:]
+        self.batch = None
+        self.open_calls.clear()
+        self.taken = index
+
+
+def finish_in_order(
+    out: list[Message], batch: _Batch | None, records: dict[str, ToolCallRecord], policy: Policy
+) -> Projection:
+    """The projection of messages in order (:class:`InOrder`), policy applied.
+
+    The open batch, if any, meets the policy as the projector's last one would; ``out``
+    gets what that adds.
+    """
+    finisher = _Projector([], policy=policy, reasons=_ReasonsFor(records), taken_ids=set())
+    finisher.out, finisher.batch = out, batch
+    finisher._finish()
+    return Projection(finisher.out, finisher.diagnostics)
 
 
 def _text_copy(message: AssistantMessage, texts: list[str], seq: int) -> AssistantMessage:
@@ -806,16 +901,11 @@ def project(
     """
     if subagents not in _SUBAGENT_CHOICES:
         raise ValueError(f"subagents must be one of {', '.join(_SUBAGENT_CHOICES)}: {subagents!r}")
-    reasons = _ReasonsFor(transcript.tool_calls)
     if subagents == "inline":
         in_order = _already_ordered(transcript, copy=copy or policy == "trim")
         if in_order is not None:
-            # The open batch, if any, meets the policy as the projector's last one would.
-            finisher = _Projector([], policy=policy, reasons=reasons, taken_ids=set())
-            finisher.out, finisher.batch = in_order
-            finisher._finish()
-            return Projection(finisher.out, finisher.diagnostics)
-    return _reorder(transcript, policy, subagents, reasons)
+            return finish_in_order(*in_order, transcript.tool_calls, policy)
+    return _reorder(transcript, policy, subagents, _ReasonsFor(transcript.tool_calls))
 
 
 class _ReasonsFor:

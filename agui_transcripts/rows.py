@@ -19,13 +19,13 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
-from ._codec import dumps_checked
 from .adapters.registry import DEFAULT_TARGET, render
 from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .model import ToolCallRecord, ToolMessage
 from .projection import Subagents
-from .row_deltas import DELTA_COLUMNS, cut_to_changes, shared_prefix, whole_rows
+from .row_deltas import DELTA_COLUMNS, cut_to_changes, whole_rows
+from .row_messages import RunMessages, message_row
 from .timing import RunTimes, run_times
 from .transcript import Transcript
 
@@ -88,25 +88,27 @@ def log_rows(
     _check_target(target)
     rows: list[dict[str, Any]] = []
     whole: dict[str, Any] | None = None  # the last row's lists, whole
-    rendered: list[dict[str, Any]] = []  # the last row's messages as rendered
+    # Each run's end renders what its run added where it can (see .row_messages).
+    messages = RunMessages(
+        lambda transcript: render(transcript, target, ordered=True, subagents=subagents),
+        resumable=per == "run" and target == "agui" and subagents == "inline",
+    )
 
     def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
-        nonlocal whole, rendered
-        # A message rendered as in the run before keeps its row: each run converts what
-        # it changed.
-        now = render(transcript, target, ordered=True, subagents=subagents)
-        kept = shared_prefix(rendered, now)
-        held = whole["messages"][:kept] if whole is not None else []
-        messages = [*held, *map(message_row, now[kept:])]
-        row = _row(transcript, messages, source=source, events=events, target=target)
+        nonlocal whole
+        row = _row(
+            transcript, messages.rows(transcript), source=source, events=events, target=target
+        )
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
-        whole, rendered = cut_to_changes(row, whole), now  # a later run's: what it changed
+        whole = cut_to_changes(row, whole)  # a later run's: what it changed
         rows.append(row)
 
     try:
-        watch = add if per == "run" else None
-        transcript, events = fold_log(source, strict=strict, limits=limits, at_run_end=watch)
+        watch, seen = (add, messages.event) if per == "run" else (None, None)
+        transcript, events = fold_log(
+            source, strict=strict, limits=limits, at_run_end=watch, at_event=seen
+        )
         if per == "log" or not rows or transcript.runs[-1].outcome == "truncated":
             add(transcript, events, per_run=per == "run")  # the log, or its cut-off run
         rows[-1].update(whole or {}, **_WHOLE)  # the last row is whole
@@ -240,48 +242,6 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
         "errors": 0,
         "warnings": 0,
     }
-
-
-def message_row(message: dict[str, Any]) -> dict[str, Any]:
-    """One rendered message (AG-UI, OpenAI or ragas form) in the rows' common shape.
-
-    Text content stays text; content that is not (content parts, an activity's object)
-    is kept as JSON text in ``content_json``, since a table column has one type.
-    """
-    content = message.get("content")
-    text, structured = (
-        (content, None)
-        if content is None or isinstance(content, str)
-        else (None, dumps_checked(content))
-    )
-    metadata = message.get("metadata") or {}
-    calls = message.get("toolCalls") or message.get("tool_calls") or []
-    call_ids = metadata.get("tool_call_ids") or [None] * len(calls)
-    return {
-        "id": message.get("id", metadata.get("message_id")),
-        "role": message.get("role") or message.get("type"),
-        "content": text,
-        "content_json": structured,
-        "name": message.get("name", message.get("activityType")),
-        "tool_calls": [
-            _call_row(call, call_id) for call, call_id in zip(calls, call_ids, strict=False)
-        ],
-        "tool_call_id": message.get(
-            "toolCallId", message.get("tool_call_id", metadata.get("tool_call_id"))
-        ),
-        "error": message.get("error", metadata.get("error")),
-    }
-
-
-def _call_row(call: dict[str, Any], known_id: str | None) -> dict[str, Any]:
-    function = call.get("function")
-    if isinstance(function, dict):  # AG-UI and OpenAI
-        name, arguments = function.get("name"), function.get("arguments")
-    else:  # ragas: a name and parsed arguments
-        name, arguments = call.get("name"), call.get("args")
-    if arguments is not None and not isinstance(arguments, str):
-        arguments = dumps_checked(arguments)
-    return {"id": call.get("id", known_id), "name": name, "arguments": arguments}
 
 
 _TOKENS = ("input_tokens", "output_tokens", "total_tokens")
