@@ -130,6 +130,11 @@ class RunMessages:
         #: How many runs' ends rendered the whole conversation (the rest rendered what
         #: their runs added).
         self.whole_renders = 0
+        #: The last rows' messages (the transcript's list), how many of them are held
+        #: now, and how many were before when the rows went on from them (else None).
+        self.messages: list[Message] = []
+        self.held = 0
+        self.kept: int | None = None
 
     def event(self, event: dict[str, Any]) -> None:
         """Note an event: whether it may change a message an earlier run left."""
@@ -162,8 +167,9 @@ class RunMessages:
 
     def rows(self, transcript: Transcript) -> list[dict[str, Any]]:
         """The message rows of ``transcript`` (the log at a run's end): a new list."""
-        messages = transcript.messages
+        messages = self.messages = transcript.messages
         in_order, held = self._in_order, self._held
+        self.kept = None
         if (
             self._keeps
             and in_order is not None
@@ -177,6 +183,7 @@ class RunMessages:
                 self._rendered = [*self._rendered[:before], *rendered]
                 self._rows = [*self._rows[:before], *map(message_row, rendered)]
                 self._hold(messages, in_order)
+                self.kept = held
                 return self._rows
         return self._render_whole(transcript, messages)
 
@@ -201,6 +208,7 @@ class RunMessages:
         self._rows = [*self._rows[:kept], *map(message_row, now[kept:])]
         self._rendered = now
         self._in_order, self._taken, self._held, self._named = in_order, [], 0, set()
+        self.held = 0
         if in_order is not None:
             self._hold(messages, in_order)
         else:
@@ -232,4 +240,5 @@ class RunMessages:
             elif isinstance(message, ToolMessage):
                 named.add(message.tool_call_id)
         self._taken, self._held = messages[:held], held
+        self.held = held
         self._keeps, self._in_run = True, False

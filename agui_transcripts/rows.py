@@ -15,7 +15,6 @@ not depend on the target it was written for.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
@@ -26,7 +25,7 @@ from .model import ToolCallRecord, ToolMessage
 from .projection import Subagents
 from .row_deltas import DELTA_COLUMNS, cut_to_changes, whole_rows
 from .row_messages import RunMessages, message_row
-from .timing import RunTimes, run_times
+from .row_runs import TOKENS, GrowingColumns
 from .transcript import Transcript
 
 __all__ = [
@@ -94,11 +93,13 @@ def log_rows(
         resumable=per == "run" and target == "agui" and subagents == "inline",
     )
 
+    growing = GrowingColumns()
+
     def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
         nonlocal whole
-        row = _row(
-            transcript, messages.rows(transcript), source=source, events=events, target=target
-        )
+        message_rows = messages.rows(transcript)
+        columns = growing.columns(transcript, messages.messages, messages.kept)
+        row = _row(transcript, message_rows, columns, source=source, events=events, target=target)
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
         whole = cut_to_changes(row, whole)  # a later run's: what it changed
@@ -171,20 +172,20 @@ def row_of(
     _check_target(target)
     rendered = render(transcript, target, ordered=True, subagents=subagents)
     messages = [message_row(message) for message in rendered]
-    return _row(transcript, messages, source=source, events=events, target=target)
+    columns = GrowingColumns().columns(transcript, transcript.messages, None)
+    return _row(transcript, messages, columns, source=source, events=events, target=target)
 
 
 def _row(
     transcript: Transcript,
     messages: list[dict[str, Any]],
+    columns: dict[str, Any],
     *,
     source: str,
     events: int,
     target: str,
 ) -> dict[str, Any]:
-    timed = run_times(transcript)
-    codes = Counter((d.code, d.severity) for d in transcript.diagnostics)
-    severities = Counter(d.severity for d in transcript.diagnostics)
+    """A row; ``columns``: its run and diagnostic columns (see :mod:`.row_runs`)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "source": source,
@@ -192,12 +193,12 @@ def _row(
         "ok": True,
         "error": None,
         "thread_id": transcript.thread_id,
-        "run_ids": [run.run_id for run in transcript.runs],
-        "run_outcomes": [run.outcome for run in transcript.runs],
-        "run_times": [_run_time_row(times) for times in timed],
+        "run_ids": columns["run_ids"],
+        "run_outcomes": columns["run_outcomes"],
+        "run_times": columns["run_times"],
         "started_at_ms": transcript.runs[0].started_at if transcript.runs else None,
         "ended_at_ms": transcript.runs[-1].ended_at if transcript.runs else None,
-        **_token_sums(timed),
+        **{name: columns[name] for name in TOKENS},
         "events": events,
         "target": target,
         **_WHOLE,
@@ -205,13 +206,10 @@ def _row(
         "response": transcript.response,
         "tool_calls": _tool_call_rows(transcript),
         "continuation": transcript.continuation().status,
-        "truncated": any(run.outcome == "truncated" for run in transcript.runs),
-        "diagnostics": [
-            {"code": code, "severity": severity, "count": count}
-            for (code, severity), count in sorted(codes.items())
-        ],
-        "errors": severities["error"],
-        "warnings": severities["warning"],
+        "truncated": columns["truncated"],
+        "diagnostics": columns["diagnostics"],
+        "errors": columns["errors"],
+        "warnings": columns["warnings"],
     }
 
 
@@ -229,7 +227,7 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
         "run_times": [],
         "started_at_ms": None,
         "ended_at_ms": None,
-        **_token_sums([]),
+        **dict.fromkeys(TOKENS),
         "events": 0,
         "target": target,
         **_WHOLE,
@@ -242,28 +240,6 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
         "errors": 0,
         "warnings": 0,
     }
-
-
-_TOKENS = ("input_tokens", "output_tokens", "total_tokens")
-
-
-def _run_time_row(times: RunTimes) -> dict[str, Any]:
-    return {
-        "started_at_ms": times.started_at,
-        "ended_at_ms": times.ended_at,
-        "duration_ms": times.duration_ms,
-        "time_to_first_token_ms": times.time_to_first_token_ms,
-        **{name: getattr(times, name) for name in _TOKENS},
-    }
-
-
-def _token_sums(timed: list[RunTimes]) -> dict[str, int | None]:
-    """Each token count summed over the runs that report it (None when none does)."""
-    sums: dict[str, int | None] = {}
-    for name in _TOKENS:
-        counts = [value for t in timed if (value := getattr(t, name)) is not None]
-        sums[name] = sum(counts) if counts else None
-    return sums
 
 
 def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:

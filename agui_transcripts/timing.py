@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .model import AssistantMessage, ReasoningMessage
+from .model import AssistantMessage, Message, ReasoningMessage
 from .transcript import Transcript
 from .usage import token_totals
 
-__all__ = ["RunTimes", "run_times"]
+__all__ = ["RunTimes", "first_outputs", "run_times"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +41,13 @@ class RunTimes:
         return asdict(self)
 
 
-def _first_outputs(transcript: Transcript) -> dict[int, float]:
-    """Per run index, the first event time of its assistant and reasoning messages."""
+def first_outputs(transcript: Transcript, messages: list[Message]) -> dict[int, float]:
+    """Per run index, the first event time of the assistant and reasoning ``messages``."""
     times = transcript.times.messages
     first: dict[int, float] = {}
     if not times:
         return first
-    for message in transcript.messages:
+    for message in messages:
         if type(message) not in (AssistantMessage, ReasoningMessage):
             continue
         when = times.get(message.id)
@@ -59,11 +59,18 @@ def _first_outputs(transcript: Transcript) -> dict[int, float]:
     return first
 
 
-def run_times(transcript: Transcript) -> list[RunTimes]:
-    """Each run's times, time to first token and usage, in run order."""
+def run_times(
+    transcript: Transcript, *, firsts: dict[int, float] | None = None, runs_from: int = 0
+) -> list[RunTimes]:
+    """Each run's times, time to first token and usage, in run order.
+
+    ``firsts``: each run's first output (:func:`first_outputs`), if known; ``runs_from``:
+    the first run to give.
+    """
     out = []
-    firsts = _first_outputs(transcript)
-    for run in transcript.runs:
+    if firsts is None:
+        firsts = first_outputs(transcript, transcript.messages)
+    for run in transcript.runs[runs_from:]:
         usage = token_totals(run.usage)
         first = firsts.get(run.index)
         out.append(

@@ -1,12 +1,13 @@
-"""Each run's message rows, rendered from what earlier runs left, equal a whole rendering.
+"""Each run's row, built from what earlier runs left, equals one built from scratch.
 
 Rows per run render only the messages a run added when nothing says the earlier ones
-changed (:mod:`agui_transcripts.row_messages`). The oracle is the whole rendering at
-every run's end, side by side in the same fold: on every recorded and golden log, and
-on generated threads whose later runs do what sloppy producers do to earlier runs
-(stream into an earlier message, answer or redeclare an earlier call, restate it under a
-new id, continue a chunk with no id, snapshot), each of which must fall back, and
-whose clean runs must not.
+changed (:mod:`agui_transcripts.row_messages`), and read only the runs and diagnostics
+that may have changed (:mod:`agui_transcripts.row_runs`). The oracle is the whole
+rendering and reading at every run's end, side by side in the same fold: on every
+recorded and golden log, and on generated threads (timed or not) whose later runs do
+what sloppy producers do to earlier runs (stream into an earlier message, answer or
+redeclare an earlier call, restate it under a new id, continue a chunk with no id,
+snapshot), each of which must fall back, and whose clean runs must not.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from agui_transcripts import fold
 from agui_transcripts.adapters.registry import render
 from agui_transcripts.logs import fold_log
 from agui_transcripts.row_messages import RunMessages
+from agui_transcripts.row_runs import GrowingColumns
 from agui_transcripts.transcript import Transcript
 
 from .generate import one_message_runs, random_stream
@@ -38,16 +40,20 @@ def _whole(transcript: Transcript) -> list[Any]:
 
 
 def _side_by_side(source: str) -> tuple[int, int]:
-    """Fold ``source`` with a resumable builder and a whole one; equal rows at each run's
+    """Fold ``source`` with resumable builders and whole ones; equal rows at each run's
     end. Returns the runs and how many of them the resumable one rendered whole."""
     kept = RunMessages(_whole, resumable=True)
     whole = RunMessages(_whole, resumable=False)
+    growing = GrowingColumns()
     ends = 0
 
     def at_end(transcript: Transcript, events: int) -> None:
         nonlocal ends
         ends += 1
         assert kept.rows(transcript) == whole.rows(transcript), f"run end {ends}"
+        columns = growing.columns(transcript, kept.messages, kept.kept)
+        fresh = GrowingColumns().columns(transcript, transcript.messages, None)
+        assert columns == fresh, f"run end {ends}"
 
     fold_log(source, at_run_end=at_end, at_event=kept.event)
     assert whole.whole_renders == ends
@@ -190,11 +196,13 @@ def _sloppy_thread(seeds: list[int], edits: dict[int, str]) -> tuple[list[Event]
 
 
 def _tidy_thread(kinds: list[str]) -> tuple[list[Event], list[dict[str, Any]]]:
-    """A thread as a well-behaved harness records it: each run's input restates the
-    history (some messages under new ids), a client's result answers the run before it
-    (in the input, or as the next run's first event), and each run streams text, server
-    calls with results, reasoning or a client call left for the next run. Returns the
-    events and the wire history."""
+    """A thread as a well-behaved harness records it.
+
+    Each run's input (most runs have one) restates the history (some messages under new
+    ids), a client's result answers the run before it (in the input, or as the next
+    run's first event), and each run streams text, server calls with results, reasoning
+    or a client call left for the next run. Returns the events and the wire history.
+    """
     events: list[Event] = []
     history: list[dict[str, Any]] = []
     pending: str | None = None
@@ -220,15 +228,11 @@ def _tidy_thread(kinds: list[str]) -> tuple[list[Event], list[dict[str, Any]]]:
             {**m, "id": f"re-{m['id']}"} if m["role"] == "assistant" and r % 2 else m
             for m in history
         ]
-        history += new
-        events.append(
-            {
-                "type": "RUN_STARTED",
-                "threadId": "t",
-                "runId": f"r{r}",
-                "input": {"threadId": "t", "runId": f"r{r}", "messages": restated + new},
-            }
-        )
+        start: Event = {"type": "RUN_STARTED", "threadId": "t", "runId": f"r{r}"}
+        if r % 4 != 3 or len(new) > 1:  # every fourth run goes on with no input
+            history += new
+            start["input"] = {"threadId": "t", "runId": f"r{r}", "messages": restated + new}
+        events.append(start)
         events += echoed
         echoed = []
         if kind == "reasoning":
@@ -303,15 +307,29 @@ KINDS = st.sampled_from(["text", "calls", "client", "reasoning"])
 EDITS = st.sampled_from([*SLOPPY, "snapshot"])
 
 
+def _timed(events: list[Event], usage: bool) -> list[Event]:
+    """``events`` with a timestamp on each, and each run's usage on its end if asked."""
+    out = []
+    for i, event in enumerate(events):
+        stamped = {**event, "timestamp": 1_700_000_000_000 + 10 * i}
+        if usage and event["type"] == "RUN_FINISHED":
+            stamped["usage"] = {"inputTokens": i, "outputTokens": 2 * i}
+        out.append(stamped)
+    return out
+
+
 @given(
     kinds=st.lists(KINDS, min_size=1, max_size=9),
     edits=st.dictionaries(st.integers(1, 8), EDITS, max_size=3),
+    timed=st.sampled_from(["untimed", "timed", "timed with usage"]),
 )
 def test_tidy_threads_render_what_runs_add_and_fall_back_on_edits(
-    tmp_path_factory: pytest.TempPathFactory, kinds: list[str], edits: dict[int, str]
+    tmp_path_factory: pytest.TempPathFactory, kinds: list[str], edits: dict[int, str], timed: str
 ) -> None:
     events, _ = _tidy_thread(kinds)
     events = _with_edits(events, edits)
+    if timed != "untimed":
+        events = _timed(events, usage=timed == "timed with usage")
     runs, whole = _side_by_side(_write(tmp_path_factory.mktemp("tidy"), events))
     assert runs == len(kinds)
     if not edits:

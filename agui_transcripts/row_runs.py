@@ -1,0 +1,109 @@
+"""A row's columns over runs and diagnostics, computed from what each run changed.
+
+A row lists every run (ids, outcomes, times, token sums) and counts every diagnostic by
+code. Rows per run would compute those from scratch at each run's end, the square of
+the runs in all. :class:`GrowingColumns` keeps what earlier runs' ends computed and
+reads only the runs since, when the message rows say the run left earlier messages as
+they were (:class:`~agui_transcripts.row_messages.RunMessages`): then earlier runs are as
+they were too (a run's events change only their own run), and their times to first
+token too (a run's first output is among the messages that arrived in it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .model import Message
+from .timing import RunTimes, first_outputs, run_times
+from .transcript import Transcript
+
+__all__ = ["TOKENS", "GrowingColumns"]
+
+#: The token counts a row sums over its runs.
+TOKENS = ("input_tokens", "output_tokens", "total_tokens")
+
+
+class GrowingColumns:
+    """The run and diagnostic columns of each run's row of one log, read in order."""
+
+    def __init__(self) -> None:
+        self._runs = 0  # how many runs the last run's end read
+        self._time_rows: list[dict[str, Any]] = []
+        self._ids: list[str | None] = []
+        self._outcomes: list[str | None] = []
+        # Each token count summed over the runs up to each run (None: none reported it).
+        self._sums: list[tuple[int | None, ...]] = []
+        self._counted = 0  # diagnostics counted so far
+        self._codes: Counter[tuple[str, str]] = Counter()
+        self._severities: Counter[str] = Counter()
+
+    def columns(
+        self, transcript: Transcript, messages: list[Message], kept: int | None
+    ) -> dict[str, Any]:
+        """The columns for ``transcript`` (its ``messages``) at a run's end.
+
+        ``kept``: how many leading messages the message rows went on from, when this run
+        left them as they were (None: the run may have changed anything, so every run is
+        read). Then only the runs since the last run's end are read: every event of the
+        run fell inside it, and every message it added (the only ones that can give
+        those runs a first output) comes after the kept ones.
+        """
+        runs = transcript.runs
+        if kept is None:
+            start, firsts = 0, first_outputs(transcript, messages)
+        else:
+            start, firsts = min(self._runs, len(runs)), first_outputs(transcript, messages[kept:])
+        self._runs = len(runs)
+        timed = run_times(transcript, firsts=firsts, runs_from=start)
+        self._time_rows = [*self._time_rows[:start], *map(_run_time_row, timed)]
+        self._ids = [*self._ids[:start], *(run.run_id for run in runs[start:])]
+        self._outcomes = [*self._outcomes[:start], *(run.outcome for run in runs[start:])]
+        sums = self._sums[start - 1] if start else _NO_SUMS
+        del self._sums[start:]
+        for row in self._time_rows[start:]:
+            sums = tuple(_add(total, row[name]) for total, name in zip(sums, TOKENS, strict=True))
+            self._sums.append(sums)
+        return {
+            "run_ids": self._ids,
+            "run_outcomes": self._outcomes,
+            "run_times": self._time_rows,
+            **dict(zip(TOKENS, sums, strict=True)),
+            "truncated": "truncated" in self._outcomes,
+            **self._diagnostics(transcript.diagnostics),
+        }
+
+    def _diagnostics(self, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+        # The sink only appends: count what came since the last run's end.
+        for diagnostic in diagnostics[self._counted :]:
+            self._codes[diagnostic.code, diagnostic.severity] += 1
+            self._severities[diagnostic.severity] += 1
+        self._counted = len(diagnostics)
+        return {
+            "diagnostics": [
+                {"code": code, "severity": severity, "count": count}
+                for (code, severity), count in sorted(self._codes.items())
+            ],
+            "errors": self._severities["error"],
+            "warnings": self._severities["warning"],
+        }
+
+
+_NO_SUMS: tuple[int | None, ...] = (None,) * len(TOKENS)
+
+
+def _add(total: int | None, value: int | None) -> int | None:
+    if value is None:
+        return total
+    return value if total is None else total + value
+
+
+def _run_time_row(times: RunTimes) -> dict[str, Any]:
+    return {
+        "started_at_ms": times.started_at,
+        "ended_at_ms": times.ended_at,
+        "duration_ms": times.duration_ms,
+        "time_to_first_token_ms": times.time_to_first_token_ms,
+        **{name: getattr(times, name) for name in TOKENS},
+    }
