@@ -133,7 +133,7 @@ class MessageList:
 
     @property
     def messages(self) -> list[Message]:
-        """The messages in order (a new list, rebuilt only after a structural change)."""
+        """The messages in order: a new list (walked again only after a non-append)."""
         if self._cached is None:
             self._cached = [node.message for node in self.nodes()]
         return list(self._cached)
@@ -285,6 +285,11 @@ class MessageList:
         """Add a message right after ``anchor``."""
         appended = anchor is self._head.prev
         node = self._link_after(anchor, Node(message))
+        cached = self._cached
+        if appended and cached is not None:
+            cached.append(message)  # still the list in order: no walk to list it again
+        else:
+            self._cached = None
         self._by_id.setdefault(message.id, node)
         self._size += 1
         if isinstance(message, ToolMessage):
@@ -302,6 +307,7 @@ class MessageList:
         node.next.prev = node.prev
         self._layout += 1
         self._link_after(anchor, node)
+        self._cached = None
         if not kept_aside(node.message):
             self._unlink_other(node)
             self._link_other(self._other_before(node), node)
@@ -423,5 +429,4 @@ class MessageList:
         node.next = anchor.next
         anchor.next.prev = node
         anchor.next = node
-        self._cached = None
         return node

@@ -243,6 +243,8 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
 
 
 def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:
+    if not transcript.tool_calls:
+        return []  # (earlier occurrences are of ids it holds)
     results = {m.id: m for m in transcript.messages if isinstance(m, ToolMessage)}
     call_times, message_times = transcript.times.calls, transcript.times.messages
     rows = []
