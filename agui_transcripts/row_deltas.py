@@ -40,31 +40,45 @@ DELTA_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
-def shared_prefix(before: Sequence[Any], after: Sequence[Any]) -> int:
-    """How many leading items ``before`` and ``after`` have equal."""
+def shared_prefix(before: Sequence[Any], after: Sequence[Any], start: int = 0) -> int:
+    """How many leading items ``before`` and ``after`` have equal.
+
+    ``start``: how many the caller knows they share (they are not compared again).
+    """
     size = min(len(before), len(after))
-    if before[:size] == after[:size]:  # the usual case, compared in one step
+    if start >= size or before[start:size] == after[start:size]:  # the usual case, at once
         return size
-    return next(i for i, (old, new) in enumerate(zip(before, after, strict=False)) if old != new)
+    return next(i for i in range(start, size) if before[i] != after[i])
 
 
-def delta_counts(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, int]:
-    """Each count column for a row ``after`` that continues the whole row ``before``."""
+def delta_counts(
+    before: Mapping[str, Any], after: Mapping[str, Any], known: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """Each count column for a row ``after`` that continues the whole row ``before``.
+
+    ``known``: for some count columns, how many leading items the lists are known to share.
+    """
+    known = known or {}
     return {
-        count: min(shared_prefix(before[column], after[column]) for column in columns)
+        count: min(
+            shared_prefix(before[column], after[column], known.get(count, 0)) for column in columns
+        )
         for count, columns in DELTA_COLUMNS.items()
     }
 
 
-def cut_to_changes(row: dict[str, Any], before: Mapping[str, Any] | None) -> dict[str, Any]:
+def cut_to_changes(
+    row: dict[str, Any], before: Mapping[str, Any] | None, known: Mapping[str, int] | None = None
+) -> dict[str, Any]:
     """Cut a whole run's row to what changed since the whole row ``before``.
 
     Returns the row's lists, whole, for the next run's row to be cut against. With
-    ``before`` None (the log's first row) the row stays whole.
+    ``before`` None (the log's first row) the row stays whole. ``known``: as for
+    :func:`delta_counts`.
     """
     lists = {column: row[column] for columns in DELTA_COLUMNS.values() for column in columns}
     if before is not None:
-        for count, shared in delta_counts(before, lists).items():
+        for count, shared in delta_counts(before, lists, known).items():
             row[count] = shared
             for column in DELTA_COLUMNS[count]:
                 row[column] = lists[column][shared:]

@@ -135,6 +135,9 @@ class RunMessages:
         self.messages: list[Message] = []
         self.held = 0
         self.kept: int | None = None
+        #: How many leading rows the last rows share with the ones before (the same
+        #: objects): what their comparison can start after.
+        self.kept_rows = 0
 
     def event(self, event: dict[str, Any]) -> None:
         """Note an event: whether it may change a message an earlier run left."""
@@ -182,6 +185,7 @@ class RunMessages:
                 rendered = self._render_from(in_order, before, transcript)
                 self._rendered = [*self._rendered[:before], *rendered]
                 self._rows = [*self._rows[:before], *map(message_row, rendered)]
+                self.kept_rows = before
                 self._hold(messages, in_order)
                 self.kept = held
                 return self._rows
@@ -206,7 +210,7 @@ class RunMessages:
         # A message rendered as in the run before keeps its row.
         kept = shared_prefix(self._rendered, now)
         self._rows = [*self._rows[:kept], *map(message_row, now[kept:])]
-        self._rendered = now
+        self._rendered, self.kept_rows = now, kept
         self._in_order, self._taken, self._held, self._named = in_order, [], 0, set()
         self.held = 0
         if in_order is not None:

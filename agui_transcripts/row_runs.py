@@ -30,6 +30,9 @@ class GrowingColumns:
 
     def __init__(self) -> None:
         self._runs = 0  # how many runs the last run's end read
+        #: How many leading runs the last columns share with the ones before (the same
+        #: objects): what their comparison can start after.
+        self.kept_runs = 0
         self._time_rows: list[dict[str, Any]] = []
         self._ids: list[str | None] = []
         self._outcomes: list[str | None] = []
@@ -55,7 +58,7 @@ class GrowingColumns:
             start, firsts = 0, first_outputs(transcript, messages)
         else:
             start, firsts = min(self._runs, len(runs)), first_outputs(transcript, messages[kept:])
-        self._runs = len(runs)
+        self._runs, self.kept_runs = len(runs), start
         timed = run_times(transcript, firsts=firsts, runs_from=start)
         self._time_rows = [*self._time_rows[:start], *map(_run_time_row, timed)]
         self._ids = [*self._ids[:start], *(run.run_id for run in runs[start:])]

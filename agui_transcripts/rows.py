@@ -102,7 +102,9 @@ def log_rows(
         row = _row(transcript, message_rows, columns, source=source, events=events, target=target)
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
-        whole = cut_to_changes(row, whole)  # a later run's: what it changed
+        # A later run's: what it changed (what the builders kept, it shares).
+        known = {"messages_from": messages.kept_rows, "runs_from": growing.kept_runs}
+        whole = cut_to_changes(row, whole, known)
         rows.append(row)
 
     try:
