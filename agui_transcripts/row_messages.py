@@ -130,10 +130,9 @@ class RunMessages:
         #: How many runs' ends rendered the whole conversation (the rest rendered what
         #: their runs added).
         self.whole_renders = 0
-        #: The last rows' messages (the transcript's list), how many of them are held
-        #: now, and how many were before when the rows went on from them (else None).
+        #: The last rows' messages (the transcript's list), and how many of them the
+        #: rows went on from, when the run left those as they were (else None).
         self.messages: list[Message] = []
-        self.held = 0
         self.kept: int | None = None
         #: How many leading rows the last rows share with the ones before (the same
         #: objects): what their comparison can start after.
@@ -212,7 +211,6 @@ class RunMessages:
         self._rows = [*self._rows[:kept], *map(message_row, now[kept:])]
         self._rendered, self.kept_rows = now, kept
         self._in_order, self._taken, self._held, self._named = in_order, [], 0, set()
-        self.held = 0
         if in_order is not None:
             self._hold(messages, in_order)
         else:
@@ -244,5 +242,4 @@ class RunMessages:
             elif isinstance(message, ToolMessage):
                 named.add(message.tool_call_id)
         self._taken, self._held = messages[:held], held
-        self.held = held
         self._keeps, self._in_run = True, False

@@ -88,27 +88,26 @@ def log_rows(
     rows: list[dict[str, Any]] = []
     whole: dict[str, Any] | None = None  # the last row's lists, whole
     # Each run's end renders what its run added where it can (see .row_messages).
-    messages = RunMessages(
+    run_messages = RunMessages(
         lambda transcript: render(transcript, target, ordered=True, subagents=subagents),
         resumable=per == "run" and target == "agui" and subagents == "inline",
     )
-
-    growing = GrowingColumns()
+    run_columns = GrowingColumns()
 
     def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
         nonlocal whole
-        message_rows = messages.rows(transcript)
-        columns = growing.columns(transcript, messages.messages, messages.kept)
+        message_rows = run_messages.rows(transcript)
+        columns = run_columns.columns(transcript, run_messages.messages, run_messages.kept)
         row = _row(transcript, message_rows, columns, source=source, events=events, target=target)
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
         # A later run's: what it changed (what the builders kept, it shares).
-        known = {"messages_from": messages.kept_rows, "runs_from": growing.kept_runs}
+        known = {"messages_from": run_messages.kept_rows, "runs_from": run_columns.kept_runs}
         whole = cut_to_changes(row, whole, known)
         rows.append(row)
 
     try:
-        watch, seen = (add, messages.event) if per == "run" else (None, None)
+        watch, seen = (add, run_messages.event) if per == "run" else (None, None)
         transcript, events = fold_log(
             source, strict=strict, limits=limits, at_run_end=watch, at_event=seen
         )
