@@ -9,6 +9,7 @@ the same machine.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable
+from itertools import islice
 from typing import Any, Final, Literal
 
 from ._gc import gc_held
@@ -17,7 +18,7 @@ from .delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input, unknown_key_count
 from .limits import DEFAULT_LIMITS, Limits
-from .model import MILLISECONDS_BELOW, MILLISECONDS_FROM, ToolMessage
+from .model import MILLISECONDS_BELOW, MILLISECONDS_FROM, ToolCallRecord, ToolMessage
 from .ownership import settle
 from .pipeline import ProtocolPipeline
 from .readers import EventReader, EventStream, ItemReader, Source, read_events, reads_as_path
@@ -406,28 +407,38 @@ class Collector:
         """The transcript as it stands now, with tool-call ownership settled."""
         return self._snapshot(copy=True)
 
-    def passing_view(self) -> Transcript:
+    def passing_view(self, settled_from: int = 0) -> Transcript:
         """The transcript as it stands now, to be read before the fold goes on.
 
         Only the call records are copied (settling ownership writes to them, and the fold
         reads them); runs, times and lists are the fold's own and change as it goes on.
         What a caller that reads each run's end at once needs, without copying every
-        earlier run at each one.
+        earlier run at each one. ``settled_from``: the records before that position (in
+        :attr:`Transcript.tool_calls` order) are left the fold's own, neither copied nor
+        settled, for a caller that kept what it read of them.
         """
-        return self._snapshot(copy="records")
+        return self._snapshot(copy="records", settled_from=settled_from)
 
-    def _snapshot(self, *, copy: bool | Literal["records"]) -> Transcript:
+    def _snapshot(self, *, copy: bool | Literal["records"], settled_from: int = 0) -> Transcript:
         self._forget_routes()  # what the caller does with the transcript is theirs
         reducer = self._reducer
         if copy:
             # Records are copied, so settling them leaves the fold's own as they were, and
             # (copy=True) runs too, so a transcript read mid-stream keeps its states.
             runs = [run.copy() for run in reducer.runs] if copy is True else reducer.runs
-            calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
+            if settled_from:
+                calls = dict(reducer.tool_calls)
+                for call_id, record in islice(reducer.tool_calls.items(), settled_from, None):
+                    calls[call_id] = record.copy()
+                settling: Iterable[ToolCallRecord] = islice(calls.values(), settled_from, None)
+            else:
+                calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
+                settling = calls.values()
             earlier = [record.copy() for record in reducer.earlier_calls]
         else:
             runs, calls, earlier = reducer.runs, reducer.tool_calls, reducer.earlier_calls
-        for records in (calls.values(), earlier):
+            settling = calls.values()
+        for records in (settling, earlier):
             settle(
                 records,
                 runs,

@@ -335,9 +335,10 @@ def _run_input(source: str, limits: Limits | None) -> Any:
 #: manifest with a "type" key is not a conversation).
 _NOT_EVENTS = DECODE_CODES | {"unknown-event-type"}
 
-#: Called at each run's terminal event with the transcript so far and the events read;
-#: it reads what it needs before it returns (see :func:`fold_log`).
-RunEnd = Callable[[Transcript, int], None]
+#: Called at each run's terminal event with the transcript so far (as a function of the
+#: records to leave unsettled, see :meth:`Collector.passing_view`) and the events read; it
+#: reads what it needs before it returns (see :func:`fold_log`).
+RunEnd = Callable[[Callable[[int], Transcript], int], None]
 
 
 def fold_log(
@@ -352,11 +353,12 @@ def fold_log(
 
     ``source`` is a path, ``-`` (stdin) or a URI (see :func:`find_logs`). Raises
     :class:`EmptyLog`, :class:`UnreadableLog` or (strict) :class:`RejectedLog`.
-    ``at_run_end(transcript, events)`` sees the conversation as it stands at the end of
-    each run (RUN_FINISHED or RUN_ERROR): what a client held then, with the diagnostics
-    so far. It must read what it needs before it returns: that transcript's calls are
-    its own, but its runs, messages and times are the fold's, which goes on changing
-    them (copying them at every run's end would cost the square of the runs).
+    ``at_run_end(view, events)`` sees the conversation as it stands at the end of each
+    run (RUN_FINISHED or RUN_ERROR): ``view(n)`` is what a client held then, with the
+    diagnostics so far, its calls settled from the n-th on (0: all). It must read what it
+    needs before it returns: that transcript's settled calls are its own, but its runs,
+    messages and times are the fold's, which goes on changing them (copying them at
+    every run's end would cost the square of the runs).
     ``at_event``, with ``at_run_end``, sees every event as it is folded.
     """
     if is_uri(source):
@@ -431,7 +433,7 @@ def _fold_watching_runs(
                 if at_event is not None:
                     at_event(event)
                 if event["type"] in ("RUN_FINISHED", "RUN_ERROR"):
-                    at_run_end(collector.passing_view(), stream.reader.intake.count)
+                    at_run_end(collector.passing_view, stream.reader.intake.count)
             return collector.finish()
         finally:
             collector.release()

@@ -134,6 +134,7 @@ class RunMessages:
         #: rows went on from, when the run left those as they were (else None).
         self.messages: list[Message] = []
         self.kept: int | None = None
+        self.transcript: Transcript | None = None
         #: How many leading rows the last rows share with the ones before (the same
         #: objects): what their comparison can start after.
         self.kept_rows = 0
@@ -167,8 +168,26 @@ class RunMessages:
                 self._keeps = False
                 return
 
-    def rows(self, transcript: Transcript) -> list[dict[str, Any]]:
-        """The message rows of ``transcript`` (the log at a run's end): a new list."""
+    @property
+    def may_go_on(self) -> bool:
+        """Whether this run's end may go on from the held messages, as events tell."""
+        return self._keeps and self._in_order is not None
+
+    @property
+    def held(self) -> tuple[int, set[str]]:
+        """How many leading messages are held, and their ids and their calls' ids."""
+        return self._held, self._named
+
+    def rows(
+        self, transcript: Transcript, whole: Callable[[], Transcript] | None = None
+    ) -> list[dict[str, Any]]:
+        """The message rows of ``transcript`` (the log at a run's end): a new list.
+
+        ``whole``: the same transcript with every call settled, for a run that must be
+        rendered whole (``transcript`` may leave earlier calls unsettled). The transcript
+        read is :attr:`transcript` after.
+        """
+        self.transcript = transcript
         messages = self.messages = transcript.messages
         in_order, held = self._in_order, self._held
         self.kept = None
@@ -188,6 +207,9 @@ class RunMessages:
                 self._hold(messages, in_order)
                 self.kept = held
                 return self._rows
+        if whole is not None:
+            transcript = self.transcript = whole()
+            messages = self.messages = transcript.messages
         return self._render_whole(transcript, messages)
 
     def _render_whole(

@@ -15,14 +15,14 @@ not depend on the target it was written for.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from .adapters.registry import DEFAULT_TARGET, render
 from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
-from .model import ToolCallRecord, ToolMessage
 from .projection import Subagents
+from .row_calls import RunCalls, tool_call_rows
 from .row_deltas import DELTA_COLUMNS, cut_to_changes, whole_rows
 from .row_messages import RunMessages, message_row
 from .row_runs import TOKENS, GrowingColumns
@@ -93,12 +93,28 @@ def log_rows(
         resumable=per == "run" and target == "agui" and subagents == "inline",
     )
     run_columns = GrowingColumns()
+    run_calls = RunCalls()
 
-    def add(transcript: Transcript, events: int, *, per_run: bool = True) -> None:
+    def add(view: Callable[[int], Transcript], events: int, *, per_run: bool = True) -> None:
         nonlocal whole
-        message_rows = run_messages.rows(transcript)
+        # Calls settled for good at the last run's end are left as the fold holds them,
+        # unless this run's end renders the whole conversation (then all are settled).
+        stable = run_calls.stable if run_messages.may_go_on else 0
+        message_rows = run_messages.rows(view(stable), (lambda: view(0)) if stable else None)
+        transcript = run_messages.transcript
+        assert transcript is not None
+        if run_messages.kept is None:
+            run_calls.restart()
         columns = run_columns.columns(transcript, run_messages.messages, run_messages.kept)
-        row = _row(transcript, message_rows, columns, source=source, events=events, target=target)
+        calls = run_calls.columns(transcript, run_messages.messages, *run_messages.held)
+        row = _row(
+            transcript,
+            message_rows,
+            {**columns, **calls},
+            source=source,
+            events=events,
+            target=target,
+        )
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
         # A later run's: what it changed (what the builders kept, it shares).
@@ -112,7 +128,8 @@ def log_rows(
             source, strict=strict, limits=limits, at_run_end=watch, at_event=seen
         )
         if per == "log" or not rows or transcript.runs[-1].outcome == "truncated":
-            add(transcript, events, per_run=per == "run")  # the log, or its cut-off run
+            folded = transcript  # the log, or its cut-off run
+            add(lambda _: folded, events, per_run=per == "run")
         rows[-1].update(whole or {}, **_WHOLE)  # the last row is whole
         return rows
     except LogError as error:
@@ -173,7 +190,11 @@ def row_of(
     _check_target(target)
     rendered = render(transcript, target, ordered=True, subagents=subagents)
     messages = [message_row(message) for message in rendered]
-    columns = GrowingColumns().columns(transcript, transcript.messages, None)
+    columns = {
+        **GrowingColumns().columns(transcript, transcript.messages, None),
+        "tool_calls": tool_call_rows(transcript),
+        "continuation": transcript.continuation().status,
+    }
     return _row(transcript, messages, columns, source=source, events=events, target=target)
 
 
@@ -186,7 +207,7 @@ def _row(
     events: int,
     target: str,
 ) -> dict[str, Any]:
-    """A row; ``columns``: its run and diagnostic columns (see :mod:`.row_runs`)."""
+    """A row; ``columns``: its run, diagnostic and call columns (see ``add``)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "source": source,
@@ -205,8 +226,8 @@ def _row(
         **_WHOLE,
         "messages": messages,
         "response": transcript.response,
-        "tool_calls": _tool_call_rows(transcript),
-        "continuation": transcript.continuation().status,
+        "tool_calls": columns["tool_calls"],
+        "continuation": columns["continuation"],
         "truncated": columns["truncated"],
         "diagnostics": columns["diagnostics"],
         "errors": columns["errors"],
@@ -241,43 +262,6 @@ def failed_row(source: str, error: str, *, target: str = DEFAULT_TARGET) -> dict
         "errors": 0,
         "warnings": 0,
     }
-
-
-def _tool_call_rows(transcript: Transcript) -> list[dict[str, Any]]:
-    if not transcript.tool_calls:
-        return []  # (earlier occurrences are of ids it holds)
-    results = {m.id: m for m in transcript.messages if isinstance(m, ToolMessage)}
-    call_times, message_times = transcript.times.calls, transcript.times.messages
-    rows = []
-    # An id a later turn declared again: its earlier occurrences first, each with its answer.
-    earlier: dict[str, list[ToolCallRecord]] = {}
-    for record in transcript.earlier_calls:
-        earlier.setdefault(record.id, []).append(record)
-    records = [
-        record
-        for latest in transcript.tool_calls.values()
-        for record in (*earlier.get(latest.id, ()), latest)
-    ]
-    for record in records:
-        answer = next((results[i] for i in record.result_message_ids if i in results), None)
-        run = transcript.runs[record.run_index] if record.run_index is not None else None
-        rows.append(
-            {
-                "id": record.id,
-                "name": record.name,
-                "arguments": record.arguments,
-                "result": answer.text if answer is not None else None,
-                "result_error": answer.error if answer is not None else None,
-                "state": record.state,
-                "owner": record.owner,
-                "run_id": run.run_id if run is not None else None,
-                "started_at_ms": (call_times.get(record.id) or (None,))[0],
-                "answered_at_ms": (
-                    (message_times.get(answer.id) or (None,))[0] if answer is not None else None
-                ),
-            }
-        )
-    return rows
 
 
 def _check_target(target: str) -> None:

@@ -551,7 +551,7 @@ def test_per_run_rows_hold_the_collector_and_give_the_folds_transcript(tmp_path:
     log.write_text("".join(json.dumps(e) + "\n" for e in events))
     seen: list[tuple[bool, int]] = []
     transcript, count = fold_log(
-        str(log), at_run_end=lambda t, n: seen.append((gc.isenabled(), len(t.runs)))
+        str(log), at_run_end=lambda view, n: seen.append((gc.isenabled(), len(view(0).runs)))
     )
     assert seen  # the stream ends at least one run
     assert not any(enabled for enabled, _ in seen)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,12 @@ from agui_transcripts.adapters.registry import render
 from agui_transcripts.logs import fold_log
 from agui_transcripts.row_messages import RunMessages
 from agui_transcripts.row_runs import GrowingColumns
+from agui_transcripts.rows import log_row, log_rows, whole_rows
 from agui_transcripts.transcript import Transcript
 
 from .generate import one_message_runs, random_stream
 from .test_dataset import CORPUS
+from .test_row_deltas import _cut, _same_but_source
 
 Event = dict[str, Any]
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -47,9 +50,10 @@ def _side_by_side(source: str) -> tuple[int, int]:
     growing = GrowingColumns()
     ends = 0
 
-    def at_end(transcript: Transcript, events: int) -> None:
+    def at_end(view: Callable[[int], Transcript], events: int) -> None:
         nonlocal ends
         ends += 1
+        transcript = view(0)
         assert kept.rows(transcript) == whole.rows(transcript), f"run end {ends}"
         columns = growing.columns(transcript, kept.messages, kept.kept)
         fresh = GrowingColumns().columns(transcript, transcript.messages, None)
@@ -330,10 +334,16 @@ def test_tidy_threads_render_what_runs_add_and_fall_back_on_edits(
     events = _with_edits(events, edits)
     if timed != "untimed":
         events = _timed(events, usage=timed == "timed with usage")
-    runs, whole = _side_by_side(_write(tmp_path_factory.mktemp("tidy"), events))
+    folder = tmp_path_factory.mktemp("tidy")
+    source = _write(folder, events)
+    runs, whole = _side_by_side(source)
     assert runs == len(kinds)
     if not edits:
         assert whole == 1  # only the first run's end renders the whole conversation
+    # Whole rows (calls and continuation included) are those of the log cut at each run.
+    for row in whole_rows(log_rows(source, per="run")):
+        expected = log_row(_cut(source, row["run_index"] + 1, folder))
+        assert _same_but_source(row, expected), row["run_index"]
 
 
 @given(
