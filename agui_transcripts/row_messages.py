@@ -15,6 +15,7 @@ way.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from operator import is_
 from typing import Any, Final
 
@@ -122,8 +123,10 @@ class RunMessages:
         self._rows: list[dict[str, Any]] = []  # and as rows
         # The projection of the messages the last run's end held, when it can go on.
         self._in_order: InOrder | None = None
-        self._taken: list[Message] = []  # those messages
-        self._held = 0  # how many they are
+        # The messages of that run's end (a list nothing changes), the first _held of
+        # them the ones held.
+        self._taken: list[Message] = []
+        self._held = 0
         self._named: set[str] = set()  # their ids and their calls' ids
         self._keeps = False  # no event since has named one of them, or may change them
         self._in_run = False
@@ -196,7 +199,7 @@ class RunMessages:
             and in_order is not None
             and not transcript.call_aliases
             and len(messages) >= held
-            and all(map(is_, messages[:held], self._taken))
+            and all(map(is_, messages, islice(self._taken, held)))
         ):
             before = len(in_order.out)
             if in_order.take(messages[held:], transcript.tool_calls):
@@ -263,5 +266,5 @@ class RunMessages:
                 named.update(call.id for call in message.tool_calls or ())
             elif isinstance(message, ToolMessage):
                 named.add(message.tool_call_id)
-        self._taken, self._held = messages[:held], held
+        self._taken, self._held = messages, held
         self._keeps, self._in_run = True, False
