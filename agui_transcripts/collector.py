@@ -412,10 +412,13 @@ class Collector:
 
         Only the call records are copied (settling ownership writes to them, and the fold
         reads them); runs, times and lists are the fold's own and change as it goes on.
-        What a caller that reads each run's end at once needs, without copying every
-        earlier run at each one. ``settled_from``: the records before that position (in
-        :attr:`Transcript.tool_calls` order) are left the fold's own, neither copied nor
-        settled, for a caller that kept what it read of them.
+        The message list is the one the fold appends to (a later change other than an
+        append lists the messages anew and leaves it as it was), and the diagnostics the
+        sink's, which only grow: so a caller that kept an earlier view's lists reads what
+        came since from where it stopped. What a caller that reads each run's end at once
+        needs, without copying the conversation at each one. ``settled_from``: the records
+        before that position (in :attr:`Transcript.tool_calls` order) are left the fold's
+        own, neither copied nor settled, for a caller that kept what it read of them.
         """
         return self._snapshot(copy="records", settled_from=settled_from)
 
@@ -445,12 +448,13 @@ class Collector:
                 client_tools=self._client_tools,
                 delivered_ids=reducer.delivered_ids,
             )
+        passing = copy == "records"
         return Transcript(
-            messages=reducer.messages,
+            messages=reducer.listed_messages if passing else reducer.messages,
             runs=runs,
             tool_calls=calls,
             state=reducer.state,
-            diagnostics=list(self.sink.diagnostics),
+            diagnostics=self.sink.diagnostics if passing else list(self.sink.diagnostics),
             superseded=list(reducer.superseded) if copy is True else reducer.superseded,
             call_aliases=dict(reducer.call_aliases) if copy is True else reducer.call_aliases,
             earlier_calls=earlier,

@@ -138,6 +138,17 @@ class MessageList:
             self._cached = [node.message for node in self.nodes()]
         return list(self._cached)
 
+    def listed(self) -> list[Message]:
+        """The messages in order: the list kept for appends, not a copy.
+
+        Later appends extend it; any other change leaves it as it was and lists the
+        messages in a new one. So it must not be changed, and while the list is the one
+        last listed, the messages it held then are still the first ones, unchanged.
+        """
+        if self._cached is None:
+            self._cached = [node.message for node in self.nodes()]
+        return self._cached
+
     def nodes(self) -> Iterator[Node]:
         """The nodes in order."""
         node = self._head.next

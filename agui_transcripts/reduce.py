@@ -439,6 +439,11 @@ class Reducer:
         """The message list in order (a new list, rebuilt only after a structural change)."""
         return self._list.messages
 
+    @property
+    def listed_messages(self) -> list[Message]:
+        """The message list in order, the fold's own (see :meth:`MessageList.listed`)."""
+        return self._list.listed()
+
     def _report(self, code: str, message: str, **ids: str | None) -> None:
         self.sink.report(
             code,

@@ -20,6 +20,7 @@ from typing import Any
 
 from .model import Message, ToolCallRecord, ToolMessage
 from .ownership import continuation
+from .row_deltas import GrowingList
 from .transcript import Transcript
 
 __all__ = ["RunCalls", "tool_call_rows"]
@@ -37,7 +38,9 @@ class RunCalls:
         #: How many leading calls (in :attr:`Transcript.tool_calls` order) have rows
         #: settled for good: the next run's end needs them neither copied nor settled.
         self.stable = 0
-        self._rows: list[dict[str, Any]] = []  # their rows
+        #: Every call's row as the last run's end read it (the first :attr:`stable` of
+        #: them settled for good).
+        self.rows_now: GrowingList[dict[str, Any]] = GrowingList()
         self._answers: dict[str, ToolMessage] = {}  # the held tool messages, by id
         self._indexed = 0  # how many held messages _answers has read
 
@@ -65,7 +68,7 @@ class RunCalls:
 
         records = transcript.tool_calls
         stable = self.stable
-        rows = [*self._rows[:stable], *tool_call_rows(transcript, answer, stable)]
+        self.rows_now.go_on(stable, tool_call_rows(transcript, answer, stable))
         settled = islice(records.values(), stable, None)
         status = continuation(settled, transcript.runs).status
         if not transcript.earlier_calls:
@@ -73,12 +76,12 @@ class RunCalls:
                 if not _for_good(record, named):
                     break
                 stable += 1
-        self.stable, self._rows = stable, rows
-        return {"tool_calls": rows, "continuation": status}
+        self.stable = stable
+        return {"tool_calls": self.rows_now.items, "continuation": status}
 
     def restart(self) -> None:
         """Read every call again (a run changed what the message rows held)."""
-        self.stable, self._rows = 0, []
+        self.stable = 0
         self._answers, self._indexed = {}, 0
 
 

@@ -20,17 +20,19 @@ counted so far, the response, the continuation...) is the row's own, as before.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 __all__ = [
     "DELTA_COLUMNS",
+    "GrowingList",
     "RowChain",
-    "cut_to_changes",
-    "delta_counts",
+    "cut_row",
     "is_whole",
     "shared_prefix",
     "whole_rows",
 ]
+
+T = TypeVar("T")
 
 #: Each count column and the list columns it cuts.
 DELTA_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -51,37 +53,45 @@ def shared_prefix(before: Sequence[Any], after: Sequence[Any], start: int = 0) -
     return next(i for i in range(start, size) if before[i] != after[i])
 
 
-def delta_counts(
-    before: Mapping[str, Any], after: Mapping[str, Any], known: Mapping[str, int] | None = None
-) -> dict[str, int]:
-    """Each count column for a row ``after`` that continues the whole row ``before``.
+class GrowingList(Generic[T]):
+    """A list column of a log's rows per run, kept from one run's end to the next.
 
-    ``known``: for some count columns, how many leading items the lists are known to share.
+    Each run's end gives what follows the items it knows unchanged (:meth:`go_on`); the
+    list is changed in place and remembers how many leading items it shares with the
+    list it was at the run's end before (:attr:`shared`): what the run's row cuts off
+    (:func:`cut_row`). So a run's end costs what it changed, not the whole list.
     """
-    known = known or {}
-    return {
-        count: min(
-            shared_prefix(before[column], after[column], known.get(count, 0)) for column in columns
-        )
-        for count, columns in DELTA_COLUMNS.items()
-    }
+
+    __slots__ = ("items", "shared")
+
+    def __init__(self) -> None:
+        #: The whole list as the last run's end left it (the builder's own: not to keep).
+        self.items: list[T] = []
+        self.shared = 0
+
+    def go_on(self, keep: int, tail: Iterable[T]) -> None:
+        """The list is its first ``keep`` items, unchanged, followed by ``tail``."""
+        items = self.items
+        tail = list(tail)
+        self.shared = keep + shared_prefix(items[keep:], tail)
+        del items[keep:]
+        items += tail
 
 
-def cut_to_changes(
-    row: dict[str, Any], before: Mapping[str, Any] | None, known: Mapping[str, int] | None = None
-) -> dict[str, Any]:
-    """Cut a whole run's row to what changed since the whole row ``before``.
+def cut_row(row: dict[str, Any], shared: Mapping[str, int] | None) -> dict[str, Any]:
+    """Cut a run's row to what changed since the row before it.
 
-    Returns the row's lists, whole, for the next run's row to be cut against. With
-    ``before`` None (the log's first row) the row stays whole. ``known``: as for
-    :func:`delta_counts`.
+    The row's list columns are the builders' own whole lists; each is replaced by a new
+    list, of the items after the ``shared[count]`` its count column says it keeps
+    (``shared`` None: the log's first row, which keeps nothing and holds them whole).
+    Returns the whole lists, which the log's last row holds again.
     """
     lists = {column: row[column] for columns in DELTA_COLUMNS.values() for column in columns}
-    if before is not None:
-        for count, shared in delta_counts(before, lists, known).items():
-            row[count] = shared
-            for column in DELTA_COLUMNS[count]:
-                row[column] = lists[column][shared:]
+    for count, columns in DELTA_COLUMNS.items():
+        kept = 0 if shared is None else shared[count]
+        row[count] = kept
+        for column in columns:
+            row[column] = lists[column][kept:]
     return lists
 
 

@@ -22,7 +22,7 @@ from typing import Any, Final
 from ._codec import dumps_checked
 from .model import AssistantMessage, Message, ToolMessage
 from .projection import InOrder, finish_in_order
-from .row_deltas import shared_prefix
+from .row_deltas import GrowingList, shared_prefix
 from .transcript import Transcript
 
 __all__ = ["RunMessages", "message_row"]
@@ -120,10 +120,12 @@ class RunMessages:
         self._render = render
         self._resumable = resumable
         self._rendered: list[dict[str, Any]] = []  # the last run's messages, rendered
-        self._rows: list[dict[str, Any]] = []  # and as rows
+        #: And as rows (the whole list, and how much of it the run before's rows share).
+        self.rows_now: GrowingList[dict[str, Any]] = GrowingList()
         # The projection of the messages the last run's end held, when it can go on.
         self._in_order: InOrder | None = None
-        # The messages of that run's end (a list nothing changes), the first _held of
+        # The messages of that run's end (the fold's list, which only appends may have
+        # changed since, while the fold lists its messages in it), the first _held of
         # them the ones held.
         self._taken: list[Message] = []
         self._held = 0
@@ -138,9 +140,6 @@ class RunMessages:
         self.messages: list[Message] = []
         self.kept: int | None = None
         self.transcript: Transcript | None = None
-        #: How many leading rows the last rows share with the ones before (the same
-        #: objects): what their comparison can start after.
-        self.kept_rows = 0
 
     def event(self, event: dict[str, Any]) -> None:
         """Note an event: whether it may change a message an earlier run left."""
@@ -184,11 +183,12 @@ class RunMessages:
     def rows(
         self, transcript: Transcript, whole: Callable[[], Transcript] | None = None
     ) -> list[dict[str, Any]]:
-        """The message rows of ``transcript`` (the log at a run's end): a new list.
+        """The message rows of ``transcript`` (the log at a run's end): :attr:`rows_now`.
 
         ``whole``: the same transcript with every call settled, for a run that must be
         rendered whole (``transcript`` may leave earlier calls unsettled). The transcript
-        read is :attr:`transcript` after.
+        read is :attr:`transcript` after. The list returned is this object's own, changed
+        at the next run's end.
         """
         self.transcript = transcript
         messages = self.messages = transcript.messages
@@ -199,17 +199,18 @@ class RunMessages:
             and in_order is not None
             and not transcript.call_aliases
             and len(messages) >= held
-            and all(map(is_, messages, islice(self._taken, held)))
+            # The fold's own list, only appended to since (or else the same messages).
+            and (messages is self._taken or all(map(is_, messages, islice(self._taken, held))))
         ):
             before = len(in_order.out)
             if in_order.take(messages[held:], transcript.tool_calls):
                 rendered = self._render_from(in_order, before, transcript)
-                self._rendered = [*self._rendered[:before], *rendered]
-                self._rows = [*self._rows[:before], *map(message_row, rendered)]
-                self.kept_rows = before
+                del self._rendered[before:]
+                self._rendered += rendered
+                self.rows_now.go_on(before, map(message_row, rendered))
                 self._hold(messages, in_order)
                 self.kept = held
-                return self._rows
+                return self.rows_now.items
         if whole is not None:
             transcript = self.transcript = whole()
             messages = self.messages = transcript.messages
@@ -233,14 +234,14 @@ class RunMessages:
         )
         # A message rendered as in the run before keeps its row.
         kept = shared_prefix(self._rendered, now)
-        self._rows = [*self._rows[:kept], *map(message_row, now[kept:])]
-        self._rendered, self.kept_rows = now, kept
+        self.rows_now.go_on(kept, map(message_row, now[kept:]))
+        self._rendered = now
         self._in_order, self._taken, self._held, self._named = in_order, [], 0, set()
         if in_order is not None:
             self._hold(messages, in_order)
         else:
             self._keeps = False
-        return self._rows
+        return self.rows_now.items
 
     @staticmethod
     def _render_from(in_order: InOrder, start: int, transcript: Transcript) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic
 from .model import Message
+from .row_deltas import GrowingList
 from .timing import RunTimes, first_outputs, run_times
 from .transcript import Transcript
 
@@ -30,14 +31,13 @@ class GrowingColumns:
 
     def __init__(self) -> None:
         self._runs = 0  # how many runs the last run's end read
-        #: How many leading runs the last columns share with the ones before (the same
-        #: objects): what their comparison can start after.
-        self.kept_runs = 0
-        self._time_rows: list[dict[str, Any]] = []
-        self._ids: list[str | None] = []
-        self._outcomes: list[str | None] = []
-        # Each token count summed over the runs up to each run (None: none reported it).
+        self._time_rows: GrowingList[dict[str, Any]] = GrowingList()
+        self._ids: GrowingList[str | None] = GrowingList()
+        self._outcomes: GrowingList[str | None] = GrowingList()
+        # Each token count summed over the runs up to each run (None: none reported
+        # it), and whether any run up to each was cut off.
         self._sums: list[tuple[int | None, ...]] = []
+        self._truncated: list[bool] = []
         self._counted = 0  # diagnostics counted so far
         self._codes: Counter[tuple[str, str]] = Counter()
         self._severities: Counter[str] = Counter()
@@ -58,24 +58,35 @@ class GrowingColumns:
             start, firsts = 0, first_outputs(transcript, messages)
         else:
             start, firsts = min(self._runs, len(runs)), first_outputs(transcript, messages[kept:])
-        self._runs, self.kept_runs = len(runs), start
-        timed = run_times(transcript, firsts=firsts, runs_from=start)
-        self._time_rows = [*self._time_rows[:start], *map(_run_time_row, timed)]
-        self._ids = [*self._ids[:start], *(run.run_id for run in runs[start:])]
-        self._outcomes = [*self._outcomes[:start], *(run.outcome for run in runs[start:])]
+        self._runs = len(runs)
+        since = runs[start:]
+        time_rows = [
+            _run_time_row(t) for t in run_times(transcript, firsts=firsts, runs_from=start)
+        ]
+        self._time_rows.go_on(start, time_rows)
+        self._ids.go_on(start, (run.run_id for run in since))
+        self._outcomes.go_on(start, (run.outcome for run in since))
         sums = self._sums[start - 1] if start else _NO_SUMS
-        del self._sums[start:]
-        for row in self._time_rows[start:]:
+        truncated = self._truncated[start - 1] if start else False
+        del self._sums[start:], self._truncated[start:]
+        for row, run in zip(time_rows, since, strict=True):
             sums = tuple(_add(total, row[name]) for total, name in zip(sums, TOKENS, strict=True))
+            truncated = truncated or run.outcome == "truncated"
             self._sums.append(sums)
+            self._truncated.append(truncated)
         return {
-            "run_ids": self._ids,
-            "run_outcomes": self._outcomes,
-            "run_times": self._time_rows,
+            "run_ids": self._ids.items,
+            "run_outcomes": self._outcomes.items,
+            "run_times": self._time_rows.items,
             **dict(zip(TOKENS, sums, strict=True)),
-            "truncated": "truncated" in self._outcomes,
+            "truncated": truncated,
             **self._diagnostics(transcript.diagnostics),
         }
+
+    @property
+    def shared(self) -> int:
+        """How many leading runs the last columns share with the ones before."""
+        return min(self._time_rows.shared, self._ids.shared, self._outcomes.shared)
 
     def _diagnostics(self, diagnostics: list[Diagnostic]) -> dict[str, Any]:
         # The sink only appends: count what came since the last run's end.

@@ -23,7 +23,7 @@ from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .projection import Subagents
 from .row_calls import RunCalls, tool_call_rows
-from .row_deltas import DELTA_COLUMNS, cut_to_changes, whole_rows
+from .row_deltas import DELTA_COLUMNS, cut_row, whole_rows
 from .row_messages import RunMessages, message_row
 from .row_runs import TOKENS, GrowingColumns
 from .transcript import Transcript
@@ -86,7 +86,7 @@ def log_rows(
     """
     _check_target(target)
     rows: list[dict[str, Any]] = []
-    whole: dict[str, Any] | None = None  # the last row's lists, whole
+    whole: dict[str, Any] = {}  # the last row's lists, whole (the builders' own)
     # Each run's end renders what its run added where it can (see .row_messages).
     run_messages = RunMessages(
         lambda transcript: render(transcript, target, ordered=True, subagents=subagents),
@@ -117,9 +117,13 @@ def log_rows(
         )
         if per_run and transcript.runs:
             row["run_index"] = len(transcript.runs) - 1
-        # A later run's: what it changed (what the builders kept, it shares).
-        known = {"messages_from": run_messages.kept_rows, "runs_from": run_columns.kept_runs}
-        whole = cut_to_changes(row, whole, known)
+        # A later run's: what it changed since the row before (the builders know).
+        shared = {
+            "messages_from": run_messages.rows_now.shared,
+            "tool_calls_from": run_calls.rows_now.shared,
+            "runs_from": run_columns.shared,
+        }
+        whole = cut_row(row, shared if rows else None)
         rows.append(row)
 
     try:
@@ -130,7 +134,7 @@ def log_rows(
         if per == "log" or not rows or transcript.runs[-1].outcome == "truncated":
             folded = transcript  # the log, or its cut-off run
             add(lambda _: folded, events, per_run=per == "run")
-        rows[-1].update(whole or {}, **_WHOLE)  # the last row is whole
+        rows[-1].update(whole, **_WHOLE)  # the last row is whole
         return rows
     except LogError as error:
         return [failed_row(source, str(error), target=target)]
