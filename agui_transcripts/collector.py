@@ -26,7 +26,7 @@ from .recording import read_run_input
 from .reduce import Reducer
 from .restated import SharedMessages
 from .text_budget import DeltaRoute
-from .transcript import Transcript
+from .transcript import RunStarts, Transcript
 
 __all__ = ["Collector", "afold", "fold"]
 
@@ -133,6 +133,7 @@ class Collector:
             chunk_marks=self._pipeline.chunks.marks,
         )
         self._closed = False
+        self._run_starts: RunStarts | None = None  # the index the passing views share
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
         self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
@@ -449,7 +450,7 @@ class Collector:
                 delivered_ids=reducer.delivered_ids,
             )
         passing = copy == "records"
-        return Transcript(
+        transcript = Transcript(
             messages=reducer.listed_messages if passing else reducer.messages,
             runs=runs,
             tool_calls=calls,
@@ -460,6 +461,12 @@ class Collector:
             earlier_calls=earlier,
             times=reducer.times.copy() if copy is True else reducer.times,
         )
+        if passing:
+            # Views share the fold's runs, so one index of them serves every view.
+            if self._run_starts is None or not self._run_starts.indexes(reducer.runs):
+                self._run_starts = RunStarts(reducer.runs)
+            transcript._run_starts = self._run_starts
+        return transcript
 
 
 def reading_collector(

@@ -14,7 +14,7 @@ way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import islice
 from operator import is_
 from typing import Any, Final
@@ -25,7 +25,10 @@ from .projection import InOrder, finish_in_order
 from .row_deltas import GrowingList, shared_prefix
 from .transcript import Transcript
 
-__all__ = ["RunMessages", "message_row"]
+__all__ = ["EachMessage", "RunMessages", "message_row"]
+
+#: A target's rendering of ordered messages one by one (see ``adapters.target``).
+EachMessage = Callable[[Transcript, Sequence[Message]], list[list[Any]]]
 
 #: The events a run may hold and still leave earlier messages as they were, when none
 #: names one of them. Anything else (snapshots, activity, subagents, unknown types)
@@ -108,18 +111,20 @@ def _call_row(call: dict[str, Any], known_id: str | None) -> dict[str, Any]:
 class RunMessages:
     """The message rows of each run's row of one log, read in order.
 
-    ``render`` renders a whole transcript for the rows' target. ``resumable``: the target
-    renders each projected message on its own (AG-UI wire dicts, subagents inline), so
-    what earlier runs left can be kept; otherwise every run renders the whole
+    ``render`` renders a whole transcript for the rows' target. ``each``: the target's
+    rendering of each projected message on its own, when it has one and subagents stay
+    inline, so what earlier runs left can be kept; otherwise every run renders the whole
     conversation. :meth:`event` sees every event of the log, :meth:`rows` each run's end.
     """
 
     def __init__(
-        self, render: Callable[[Transcript], list[dict[str, Any]]], *, resumable: bool
+        self, render: Callable[[Transcript], list[dict[str, Any]]], *, each: EachMessage | None
     ) -> None:
         self._render = render
-        self._resumable = resumable
+        self._each = each
         self._rendered: list[dict[str, Any]] = []  # the last run's messages, rendered
+        # Where each message of the projection (InOrder.out) starts in _rendered.
+        self._starts: list[int] = []
         #: And as rows (the whole list, and how much of it the run before's rows share).
         self.rows_now: GrowingList[dict[str, Any]] = GrowingList()
         # The projection of the messages the last run's end held, when it can go on.
@@ -204,10 +209,11 @@ class RunMessages:
         ):
             before = len(in_order.out)
             if in_order.take(messages[held:], transcript.tool_calls):
-                rendered = self._render_from(in_order, before, transcript)
-                del self._rendered[before:]
+                start = self._starts[before] if before < len(self._starts) else len(self._rendered)
+                rendered = self._render_from(in_order, before, start, transcript)
+                del self._rendered[start:]
                 self._rendered += rendered
-                self.rows_now.go_on(before, map(message_row, rendered))
+                self.rows_now.go_on(start, map(message_row, rendered))
                 self._hold(messages, in_order)
                 self.kept = held
                 return self.rows_now.items
@@ -221,14 +227,14 @@ class RunMessages:
     ) -> list[dict[str, Any]]:
         self.whole_renders += 1
         in_order: InOrder | None = None
-        if self._resumable and not transcript.call_aliases:
+        if self._each is not None and not transcript.call_aliases:
             in_order = InOrder()
             if not in_order.take(messages, transcript.tool_calls):
                 in_order = None
         # What the projection makes of messages in order is the in-order pass's own
         # output and its open batch's synthetic results, rendered the same way.
         now = (
-            self._render_from(in_order, 0, transcript)
+            self._render_from(in_order, 0, 0, transcript)
             if in_order is not None
             else self._render(transcript)
         )
@@ -243,14 +249,29 @@ class RunMessages:
             self._keeps = False
         return self.rows_now.items
 
-    @staticmethod
-    def _render_from(in_order: InOrder, start: int, transcript: Transcript) -> list[dict[str, Any]]:
-        """The pass's output from ``start`` on, with its open batch's synthetic results."""
-        tail = in_order.out[start:]
+    def _render_from(
+        self, in_order: InOrder, position: int, start: int, transcript: Transcript
+    ) -> list[Any]:
+        """The pass's output from ``position`` on, with its open batch's synthetic results.
+
+        They are rendered from ``start`` on; where each message of the pass starts there
+        is noted, for a later run's end to go on from.
+        """
+        assert self._each is not None
+        out = in_order.out
+        tail = out[position:]
         batch = in_order.open_batch()
         if batch is not None:
             tail = finish_in_order(tail, batch, transcript.tool_calls, "synthesize").messages
-        return [message.to_dict() for message in tail]
+        rendered: list[Any] = []
+        starts = self._starts
+        del starts[position:]
+        for message, forms in zip(tail, self._each(transcript, tail), strict=True):
+            if position < len(out) and message is out[position]:  # not a synthetic result
+                starts.append(start + len(rendered))
+                position += 1
+            rendered += forms
+        return rendered
 
     def _hold(self, messages: list[Message], in_order: InOrder) -> None:
         """Hold what the next run's end may go on from.
@@ -259,6 +280,9 @@ class RunMessages:
         it, which the pass takes again when the batch's calls may have been answered.
         """
         in_order.back_to_open_batch(messages)
+        if len(self._starts) < len(in_order.out):  # a message the render did not place
+            self._in_order, self._keeps = None, False
+            return
         held = in_order.taken
         named = self._named
         for message in messages[self._held : held]:

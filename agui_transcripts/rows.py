@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from .adapters.registry import DEFAULT_TARGET, render
+from .adapters.registry import target as named_target
 from .limits import Limits
 from .logs import LogError, LogPaths, SkippedFile, find_logs, fold_log, map_logs
 from .projection import Subagents
@@ -90,7 +91,7 @@ def log_rows(
     # Each run's end renders what its run added where it can (see .row_messages).
     run_messages = RunMessages(
         lambda transcript: render(transcript, target, ordered=True, subagents=subagents),
-        resumable=per == "run" and target == "agui" and subagents == "inline",
+        each=named_target(target).each if per == "run" and subagents == "inline" else None,
     )
     run_columns = GrowingColumns()
     run_calls = RunCalls()

@@ -66,11 +66,8 @@ class Transcript:
     #: conversation's version then: what lets ``run_endpoint(transcript=...)`` continue
     #: it. None for a fold (and once the conversation is closed).
     origin: tuple[Any, int] | None = field(default=None, init=False, repr=False, compare=False)
-    # run_of's index, built on first use: (run count, running maxima of the runs' first
-    # event indices, those runs).
-    _run_starts: tuple[int, list[int], list[RunRecord]] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    # run_of's index, built on first use (a collector's views of one fold share one).
+    _run_starts: RunStarts | None = field(default=None, init=False, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its live conversation (sockets, functions): a plain transcript."""
@@ -136,19 +133,9 @@ class Transcript:
         bisection (adapters ask it for every message).
         """
         index = self._run_starts
-        if index is None or index[0] != len(self.runs):
-            # Runs in order with their start; the running maximum makes "the first run
-            # starting after the message" a bisection even if starts were out of order.
-            maxima: list[int] = []
-            started: list[RunRecord] = []
-            for run in self.runs:
-                start = run.first_event_index
-                if start is not None:
-                    maxima.append(max(start, maxima[-1]) if maxima else start)
-                    started.append(run)
-            index = self._run_starts = (len(self.runs), maxima, started)
-        after = bisect_right(index[1], message.seq)
-        return index[2][after - 1] if after else None
+        if index is None or not index.indexes(self.runs):
+            index = self._run_starts = RunStarts(self.runs)
+        return index.run_at(message.seq)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -313,3 +300,38 @@ def resume_entries(
         else:
             entries.append({"interruptId": interrupt_id, **answer})
     return entries
+
+
+class RunStarts:
+    """Which run was under way at each event index: :meth:`Transcript.run_of`'s index.
+
+    It reads the runs of one list (a fold's, which only appends runs) and, when more
+    runs came, only those: the views of a fold read at each run's end share one.
+    """
+
+    __slots__ = ("_maxima", "_read", "_runs", "_started")
+
+    def __init__(self, runs: list[RunRecord]) -> None:
+        self._runs = runs
+        self._read = 0
+        # The runs with a first event, in order, and the running maximum of those first
+        # event indices: "the last run started by then" is a bisection even if starts
+        # were out of order.
+        self._maxima: list[int] = []
+        self._started: list[RunRecord] = []
+
+    def indexes(self, runs: list[RunRecord]) -> bool:
+        """Whether this indexes ``runs`` (the same list, not shorter than it read)."""
+        return runs is self._runs and len(runs) >= self._read
+
+    def run_at(self, seq: int) -> RunRecord | None:
+        """The last run that started at or before event ``seq`` (None: none did)."""
+        runs, maxima = self._runs, self._maxima
+        for run in runs[self._read :]:
+            start = run.first_event_index
+            if start is not None:
+                maxima.append(max(start, maxima[-1]) if maxima else start)
+                self._started.append(run)
+        self._read = len(runs)
+        after = bisect_right(maxima, seq)
+        return self._started[after - 1] if after else None

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agui_transcripts import fold
-from agui_transcripts.adapters.registry import render
+from agui_transcripts.adapters.registry import render, target
 from agui_transcripts.logs import fold_log
 from agui_transcripts.row_messages import RunMessages
 from agui_transcripts.row_runs import GrowingColumns
@@ -38,15 +38,19 @@ Event = dict[str, Any]
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def _whole(transcript: Transcript) -> list[Any]:
-    return render(transcript, "agui", ordered=True)
+#: The row targets the core renders message by message (ragas's: tests/ragas_compat).
+TARGETS = ("agui", "openai")
 
 
-def _side_by_side(source: str) -> tuple[int, int]:
+def _side_by_side(source: str, name: str = "agui") -> tuple[int, int]:
     """Fold ``source`` with resumable builders and whole ones; equal rows at each run's
     end. Returns the runs and how many of them the resumable one rendered whole."""
-    kept = RunMessages(_whole, resumable=True)
-    whole = RunMessages(_whole, resumable=False)
+
+    def _whole(transcript: Transcript) -> list[Any]:
+        return render(transcript, name, ordered=True)
+
+    kept = RunMessages(_whole, each=target(name).each)
+    whole = RunMessages(_whole, each=None)
     growing = GrowingColumns()
     ends = 0
 
@@ -72,13 +76,15 @@ def _write(folder: Path, events: list[Event], inputs: list[Any] | None = None) -
     return str(log)
 
 
+@pytest.mark.parametrize("name", TARGETS)
 @pytest.mark.parametrize("source", CORPUS, ids=lambda s: Path(s).name)
-def test_every_recorded_log_renders_the_same_run_by_run(source: str) -> None:
-    _side_by_side(source)
+def test_every_recorded_log_renders_the_same_run_by_run(source: str, name: str) -> None:
+    _side_by_side(source, name)
 
 
-def test_runs_that_only_add_render_only_what_they_add(tmp_path: Path) -> None:
-    assert _side_by_side(_write(tmp_path, one_message_runs(60))) == (60, 1)
+@pytest.mark.parametrize("name", TARGETS)
+def test_runs_that_only_add_render_only_what_they_add(tmp_path: Path, name: str) -> None:
+    assert _side_by_side(_write(tmp_path, one_message_runs(60)), name) == (60, 1)
 
 
 def test_inputs_restating_the_history_leave_it_kept(tmp_path: Path) -> None:
@@ -326,9 +332,14 @@ def _timed(events: list[Event], usage: bool) -> list[Event]:
     kinds=st.lists(KINDS, min_size=1, max_size=9),
     edits=st.dictionaries(st.integers(1, 8), EDITS, max_size=3),
     timed=st.sampled_from(["untimed", "timed", "timed with usage"]),
+    name=st.sampled_from(TARGETS),
 )
 def test_tidy_threads_render_what_runs_add_and_fall_back_on_edits(
-    tmp_path_factory: pytest.TempPathFactory, kinds: list[str], edits: dict[int, str], timed: str
+    tmp_path_factory: pytest.TempPathFactory,
+    kinds: list[str],
+    edits: dict[int, str],
+    timed: str,
+    name: str,
 ) -> None:
     events, _ = _tidy_thread(kinds)
     events = _with_edits(events, edits)
@@ -336,25 +347,26 @@ def test_tidy_threads_render_what_runs_add_and_fall_back_on_edits(
         events = _timed(events, usage=timed == "timed with usage")
     folder = tmp_path_factory.mktemp("tidy")
     source = _write(folder, events)
-    runs, whole = _side_by_side(source)
+    runs, whole = _side_by_side(source, name)
     assert runs == len(kinds)
     if not edits:
         assert whole == 1  # only the first run's end renders the whole conversation
     # Whole rows (calls and continuation included) are those of the log cut at each run.
-    for row in whole_rows(log_rows(source, per="run")):
-        expected = log_row(_cut(source, row["run_index"] + 1, folder))
+    for row in whole_rows(log_rows(source, per="run", target=name)):
+        expected = log_row(_cut(source, row["run_index"] + 1, folder), target=name)
         assert _same_but_source(row, expected), row["run_index"]
 
 
 @given(
     seeds=st.lists(st.integers(0, 2**32), min_size=1, max_size=3),
     edits=st.dictionaries(st.integers(1, 8), st.sampled_from([*SLOPPY, "snapshot"]), max_size=3),
+    name=st.sampled_from(TARGETS),
 )
 def test_what_later_runs_do_to_earlier_ones_renders_the_same(
-    tmp_path_factory: pytest.TempPathFactory, seeds: list[int], edits: dict[int, str]
+    tmp_path_factory: pytest.TempPathFactory, seeds: list[int], edits: dict[int, str], name: str
 ) -> None:
     events, inputs = _sloppy_thread(seeds, edits)
-    _side_by_side(_write(tmp_path_factory.mktemp("thread"), events, inputs))
+    _side_by_side(_write(tmp_path_factory.mktemp("thread"), events, inputs), name)
 
 
 @pytest.mark.parametrize("edit", [*SLOPPY, "snapshot"])
@@ -380,3 +392,34 @@ def test_a_run_naming_an_earlier_message_renders_whole(tmp_path: Path, edit: str
     # conversation out of order; never the second's.
     assert runs == 4
     assert whole in (2, 3)
+
+
+def _run_by_scan(runs: list[Any], seq: int) -> Any:
+    """The run under way at event ``seq``: the last started before the first that starts
+    after it."""
+    found = None
+    for run in runs:
+        if run.first_event_index is not None:
+            if run.first_event_index > seq:
+                break
+            found = run
+    return found
+
+
+@given(seeds=st.lists(st.integers(0, 2**32), min_size=1, max_size=4))
+def test_views_at_each_run_end_find_each_messages_run_as_a_scan_does(
+    tmp_path_factory: pytest.TempPathFactory, seeds: list[int]
+) -> None:
+    # The views of one fold share one index of its runs, read further as runs come.
+    events, inputs = _sloppy_thread(seeds, {})
+    source = _write(tmp_path_factory.mktemp("runs"), events, inputs)
+
+    def at_end(view: Callable[[int], Transcript], events: int) -> None:
+        transcript = view(0)
+        for message in transcript.messages:
+            assert transcript.run_of(message) is _run_by_scan(transcript.runs, message.seq)
+
+    fold_log(source, at_run_end=at_end)
+    folded, _ = fold_log(source)
+    for message in folded.messages:
+        assert folded.run_of(message) is _run_by_scan(folded.runs, message.seq)

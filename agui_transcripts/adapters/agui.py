@@ -128,4 +128,8 @@ def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> lis
     return to_dicts(transcript, ordered=ordered or subagents != "inline", subagents=subagents)
 
 
-TARGET = Rendering("agui", None, _as_json)
+def _each(transcript: Transcript, messages: Sequence[Message]) -> list[list[Any]]:
+    return [[message.to_dict()] for message in messages]
+
+
+TARGET = Rendering("agui", None, _as_json, each=_each)

@@ -208,58 +208,64 @@ def to_openai(
     """
     out: list[ChatMessage] = []
     for message in messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents):
-        if isinstance(message, (SystemMessage, DeveloperMessage)):
-            if include_system:
-                turn: SystemMessageParam | DeveloperMessageParam
-                if isinstance(message, SystemMessage):
-                    turn = {"role": "system", "content": message.text}
-                else:
-                    turn = {"role": "developer", "content": message.text}
-                if message.name:
-                    turn["name"] = message.name
-                out.append(turn)
-        elif isinstance(message, UserMessage):
-            user: UserMessageParam = {"role": "user", "content": _user_parts(message, diagnostics)}
-            if message.name:
-                user["name"] = message.name
-            out.append(user)
-        elif isinstance(message, AssistantMessage):
-            assistant: AssistantMessageParam = {"role": "assistant", "content": message.content}
-            if message.tool_calls:
-                assistant["tool_calls"] = [
-                    {
-                        "id": call.id,
-                        "type": "function",
-                        "function": {
-                            "name": call.name,
-                            "arguments": _arguments(call.arguments, repair, call.id, diagnostics),
-                        },
-                    }
-                    for call in message.tool_calls
-                ]
-            elif assistant["content"] is None:
-                assistant["content"] = ""
-            if message.name:
-                assistant["name"] = message.name
-            out.append(assistant)
-        elif isinstance(message, ToolMessage):
-            out.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": message.tool_call_id,
-                    "content": tool_text(message),
-                }
-            )
-        elif isinstance(message, ReasoningMessage):
-            report(
-                diagnostics,
-                "openai-dropped",
-                f"reasoning message {message.id!r} has no Chat Completions form; dropped",
-                message_id=message.id,
-            )
-        elif not isinstance(message, ActivityMessage):  # pragma: no cover - every role is handled
-            raise TypeError(f"cannot render a {type(message).__name__}")
+        turn = _chat_message(message, repair, include_system, diagnostics)
+        if turn is not None:
+            out.append(turn)
     return out
+
+
+def _chat_message(
+    message: Message, repair: bool, include_system: bool, diagnostics: list[Diagnostic] | None
+) -> ChatMessage | None:
+    """One message's Chat Completions form (None: it has none, or is left out)."""
+    if isinstance(message, (SystemMessage, DeveloperMessage)):
+        if not include_system:
+            return None
+        turn: SystemMessageParam | DeveloperMessageParam
+        if isinstance(message, SystemMessage):
+            turn = {"role": "system", "content": message.text}
+        else:
+            turn = {"role": "developer", "content": message.text}
+        if message.name:
+            turn["name"] = message.name
+        return turn
+    if isinstance(message, UserMessage):
+        user: UserMessageParam = {"role": "user", "content": _user_parts(message, diagnostics)}
+        if message.name:
+            user["name"] = message.name
+        return user
+    if isinstance(message, AssistantMessage):
+        assistant: AssistantMessageParam = {"role": "assistant", "content": message.content}
+        if message.tool_calls:
+            assistant["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": call.name,
+                        "arguments": _arguments(call.arguments, repair, call.id, diagnostics),
+                    },
+                }
+                for call in message.tool_calls
+            ]
+        elif assistant["content"] is None:
+            assistant["content"] = ""
+        if message.name:
+            assistant["name"] = message.name
+        return assistant
+    if isinstance(message, ToolMessage):
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": tool_text(message)}
+    if isinstance(message, ReasoningMessage):
+        report(
+            diagnostics,
+            "openai-dropped",
+            f"reasoning message {message.id!r} has no Chat Completions form; dropped",
+            message_id=message.id,
+        )
+        return None
+    if isinstance(message, ActivityMessage):
+        return None
+    raise TypeError(f"cannot render a {type(message).__name__}")  # pragma: no cover - every role
 
 
 def _content_text(content: Any) -> str:
@@ -321,4 +327,9 @@ def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> lis
     return list(to_openai(transcript, subagents=subagents))
 
 
-TARGET = Rendering("openai", None, _as_json)
+def _each(transcript: Transcript, messages: Sequence[Message]) -> list[list[Any]]:
+    turns = (_chat_message(message, False, True, None) for message in messages)
+    return [[] if turn is None else [turn] for turn in turns]
+
+
+TARGET = Rendering("openai", None, _as_json, each=_each)

@@ -100,43 +100,52 @@ def to_ragas(
     transcript = source if isinstance(source, Transcript) else None
     out: list[Any] = []
     for message in messages_of(source, policy=policy, diagnostics=diagnostics, subagents=subagents):
-        meta: dict[str, Any] | None = None
-        if metadata:
-            meta = {"message_id": message.id}
-            run = transcript.run_of(message) if transcript is not None else None
-            if run is not None:
-                meta["run_id"] = run.run_id
-                meta["thread_id"] = run.thread_id
-            if message.subagent_run_id is not None:
-                meta["subagent_run_id"] = message.subagent_run_id
-            if message.metadata is not None:
-                meta["metadata"] = message.metadata
-        if isinstance(message, UserMessage):
-            if isinstance(message.content, list) and any(
-                p.get("type") != "text" for p in message.content
-            ):
-                _report(
-                    diagnostics,
-                    message,
-                    f"user message {message.id!r}: media parts have no ragas form",
-                )
-            out.append(rm.HumanMessage(content=message.text, metadata=meta))
-        elif isinstance(message, AssistantMessage):
-            out.append(ai_message(rm, message, meta))
-        elif isinstance(message, ToolMessage):
-            text = message.text or (message.error or "")
-            if meta is not None:
-                meta["tool_call_id"] = message.tool_call_id
-                if message.error is not None:
-                    meta["error"] = message.error
-                if is_synthetic(message):
-                    meta["synthetic"] = True
-            out.append(rm.ToolMessage(content=text, metadata=meta))
-        else:
-            _report(
-                diagnostics, message, f"{message.role} message {message.id!r} has no ragas type"
-            )
+        meta = _metadata(message, transcript) if metadata else None
+        turn = _ragas_message(rm, message, meta, diagnostics)
+        if turn is not None:
+            out.append(turn)
     return out
+
+
+def _metadata(message: Message, transcript: Transcript | None) -> dict[str, Any]:
+    """What ``metadata=True`` keeps of a message (its run's from the transcript)."""
+    meta: dict[str, Any] = {"message_id": message.id}
+    run = transcript.run_of(message) if transcript is not None else None
+    if run is not None:
+        meta["run_id"] = run.run_id
+        meta["thread_id"] = run.thread_id
+    if message.subagent_run_id is not None:
+        meta["subagent_run_id"] = message.subagent_run_id
+    if message.metadata is not None:
+        meta["metadata"] = message.metadata
+    return meta
+
+
+def _ragas_message(
+    rm: Any, message: Message, meta: dict[str, Any] | None, diagnostics: list[Diagnostic] | None
+) -> Any:
+    """One message's ragas form (None: it has none)."""
+    if isinstance(message, UserMessage):
+        if isinstance(message.content, list) and any(
+            p.get("type") != "text" for p in message.content
+        ):
+            _report(
+                diagnostics, message, f"user message {message.id!r}: media parts have no ragas form"
+            )
+        return rm.HumanMessage(content=message.text, metadata=meta)
+    if isinstance(message, AssistantMessage):
+        return ai_message(rm, message, meta)
+    if isinstance(message, ToolMessage):
+        text = message.text or (message.error or "")
+        if meta is not None:
+            meta["tool_call_id"] = message.tool_call_id
+            if message.error is not None:
+                meta["error"] = message.error
+            if is_synthetic(message):
+                meta["synthetic"] = True
+        return rm.ToolMessage(content=text, metadata=meta)
+    _report(diagnostics, message, f"{message.role} message {message.id!r} has no ragas type")
+    return None
 
 
 def build_sample(
@@ -256,4 +265,10 @@ def _as_json(transcript: Transcript, ordered: bool, subagents: Subagents) -> lis
     return [message.model_dump(mode="json") for message in messages]
 
 
-TARGET = Rendering("ragas", "ragas", _as_json, import_ragas_messages)
+def _each(transcript: Transcript, messages: Sequence[Message]) -> list[list[Any]]:
+    rm = import_ragas_messages()
+    turns = (_ragas_message(rm, m, _metadata(m, transcript), None) for m in messages)
+    return [[] if turn is None else [turn.model_dump(mode="json")] for turn in turns]
+
+
+TARGET = Rendering("ragas", "ragas", _as_json, import_ragas_messages, each=_each)

@@ -6,14 +6,20 @@ functions; :mod:`.registry` lists them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..model import Message
 from ..projection import Subagents
 from ..transcript import Transcript
 
-__all__ = ["Rendering", "Target"]
+__all__ = ["EachMessage", "Rendering", "Target"]
+
+#: Renders messages already ordered (a transcript's projection, or a run of it), each
+#: on its own: what each gives, in order (nothing, or what the whole rendering holds
+#: for it there). The transcript is the one they are of.
+EachMessage = Callable[[Transcript, Sequence[Message]], list[list[Any]]]
 
 
 class Target(Protocol):
@@ -26,6 +32,14 @@ class Target(Protocol):
     @property
     def extra(self) -> str | None:
         """The pip extra that brings the framework (None: the core suffices)."""
+
+    @property
+    def each(self) -> EachMessage | None:
+        """Renders ordered messages one by one (None: only whole transcripts render).
+
+        A target has it when the framework's form of a message depends on that message
+        alone: rows per run then render only what each run added.
+        """
 
     def require(self) -> None:
         """Raise an :class:`ImportError` naming the extra when the framework is missing."""
@@ -46,6 +60,7 @@ class Rendering:
     extra: str | None
     to_json: Callable[[Transcript, bool, Subagents], list[Any]]
     requires: Callable[[], object] = _nothing_to_import
+    each: EachMessage | None = None
 
     def require(self) -> None:
         self.requires()

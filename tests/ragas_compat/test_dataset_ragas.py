@@ -13,6 +13,8 @@ from agui_transcripts.arrow import read_rows, write_parquet
 from agui_transcripts.logs import find_logs, fold_log
 from agui_transcripts.rows import log_row, log_rows, whole_rows
 from tests.generate import one_message_runs
+from tests.test_dataset import CORPUS
+from tests.test_row_messages import _side_by_side
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = [
@@ -196,3 +198,20 @@ def test_rows_per_run_give_each_runs_whole_conversation(tmp_path: Path) -> None:
     assert [s.reference for s in samples] == ["answer 0", "answer 1", "answer 2"]
     restored = to_evaluation_dataset(whole_rows(rows))
     assert [s.user_input for s in restored] == [s.user_input for s in samples]
+
+
+@pytest.mark.parametrize("source", CORPUS, ids=lambda s: Path(s).name)
+def test_rows_per_run_for_ragas_render_each_run_as_a_whole_rendering_would(source: str) -> None:
+    # What earlier runs left is kept and only what a run added is rendered; the oracle
+    # renders the whole conversation at every run's end, in the same fold.
+    _side_by_side(source, "ragas")
+
+
+def test_ragas_rows_per_run_render_only_what_runs_add(tmp_path: Path) -> None:
+    log = tmp_path / "thread.jsonl"
+    log.write_text("".join(json.dumps(event) + "\n" for event in one_message_runs(40)))
+    assert _side_by_side(str(log), "ragas") == (40, 1)
+    rows = list(whole_rows(log_rows(str(log), per="run", target="ragas")))
+    assert [[m["id"] for m in row["messages"]] for row in rows] == [
+        [f"m{i}" for i in range(run + 1)] for run in range(40)
+    ]
