@@ -9,11 +9,11 @@ the same machine.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable
-from itertools import islice
 from typing import Any, Final, Literal
 
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
+from .call_views import SettledCalls
 from .delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input, unknown_key_count
@@ -134,6 +134,7 @@ class Collector:
         )
         self._closed = False
         self._run_starts: RunStarts | None = None  # the index the passing views share
+        self._settled_calls = SettledCalls()  # and their calls
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
         self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
@@ -413,6 +414,7 @@ class Collector:
 
         Only the call records are copied (settling ownership writes to them, and the fold
         reads them); runs, times and lists are the fold's own and change as it goes on.
+        The records dict is kept from one view to the next (the next view changes it).
         The message list is the one the fold appends to (a later change other than an
         append lists the messages anew and leaves it as it was), and the diagnostics the
         sink's, which only grow: so a caller that kept an earlier view's lists reads what
@@ -430,11 +432,11 @@ class Collector:
             # Records are copied, so settling them leaves the fold's own as they were, and
             # (copy=True) runs too, so a transcript read mid-stream keeps its states.
             runs = [run.copy() for run in reducer.runs] if copy is True else reducer.runs
-            if settled_from:
-                calls = dict(reducer.tool_calls)
-                for call_id, record in islice(reducer.tool_calls.items(), settled_from, None):
-                    calls[call_id] = record.copy()
-                settling: Iterable[ToolCallRecord] = islice(calls.values(), settled_from, None)
+            settling: Iterable[ToolCallRecord]
+            if copy == "records":  # one dict for every passing view, changed where it must
+                calls, settling = self._settled_calls.view(
+                    reducer.tool_calls, settled_from, reducer.calls_replaced
+                )
             else:
                 calls = {call_id: record.copy() for call_id, record in reducer.tool_calls.items()}
                 settling = calls.values()

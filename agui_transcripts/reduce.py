@@ -302,6 +302,7 @@ class Reducer:
         "_text",
         "_unchecked",
         "call_aliases",
+        "calls_replaced",
         "client_tools",
         "delivered_ids",
         "earlier_calls",
@@ -344,6 +345,9 @@ class Reducer:
         self.superseded: list[Message] = []
         #: The record of each call whose id a later turn declared again, as it stood then.
         self.earlier_calls: list[ToolCallRecord] = []
+        #: How many records took the place of another under the same id in tool_calls
+        #: (which otherwise only gains ids): what lets a reader keep a copy of the dict.
+        self.calls_replaced = 0
         #: Call ids a restatement re-minted, each with the id of the call it stands for
         #: (the record's): results and lookups by either id reach the one record.
         self.call_aliases: dict[str, str] = {}
@@ -1265,8 +1269,10 @@ class Reducer:
         )
         record.occurrence = occurrence
         previous = self.tool_calls.get(call_id)
-        if previous is not None and not occurrence:
-            record.results = previous.results
+        if previous is not None:
+            self.calls_replaced += 1
+            if not occurrence:
+                record.results = previous.results
         self.tool_calls[call_id] = record
         if event.get("rawEvent") is not None:
             self._start_raw[call_id] = event["rawEvent"]

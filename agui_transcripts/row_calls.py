@@ -15,9 +15,9 @@ after the first that is not settled for good are settled and read again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import islice
 from typing import Any
 
+from .call_views import tail
 from .model import Message, ToolCallRecord, ToolMessage
 from .ownership import continuation
 from .row_deltas import GrowingList
@@ -60,19 +60,18 @@ class RunCalls:
             if isinstance(message, ToolMessage):
                 answers[message.id] = message
         self._indexed = held
-        tail = {m.id: m for m in messages[held:] if isinstance(m, ToolMessage)}
+        recent = {m.id: m for m in messages[held:] if isinstance(m, ToolMessage)}
 
         def answer(message_id: str) -> ToolMessage | None:
-            found = tail.get(message_id)
+            found = recent.get(message_id)
             return found if found is not None else answers.get(message_id)
 
-        records = transcript.tool_calls
         stable = self.stable
+        settled = [record for _, record in tail(transcript.tool_calls, stable)]
         self.rows_now.go_on(stable, tool_call_rows(transcript, answer, stable))
-        settled = islice(records.values(), stable, None)
         status = continuation(settled, transcript.runs).status
         if not transcript.earlier_calls:
-            for record in islice(records.values(), stable, None):
+            for record in settled:
                 if not _for_good(record, named):
                     break
                 stable += 1
@@ -115,7 +114,7 @@ def tool_call_rows(
         earlier.setdefault(record.id, []).append(record)
     records: Iterable[ToolCallRecord] = (
         record
-        for latest in islice(transcript.tool_calls.values(), start, None)
+        for _, latest in tail(transcript.tool_calls, start)
         for record in (*earlier.get(latest.id, ()), latest)
     )
     rows = []
