@@ -112,16 +112,23 @@ class RunMessages:
     """The message rows of each run's row of one log, read in order.
 
     ``render`` renders a whole transcript for the rows' target. ``each``: the target's
-    rendering of each projected message on its own, when it has one and subagents stay
-    inline, so what earlier runs left can be kept; otherwise every run renders the whole
-    conversation. :meth:`event` sees every event of the log, :meth:`rows` each run's end.
+    rendering of each projected message on its own, when it has one, so what earlier
+    runs left can be kept; otherwise every run renders the whole conversation.
+    ``untagged``: the rows take subagents' messages apart or leave them out, so ``each``
+    serves only while no message is a subagent's (with none, every way is the same).
+    :meth:`event` sees every event of the log, :meth:`rows` each run's end.
     """
 
     def __init__(
-        self, render: Callable[[Transcript], list[dict[str, Any]]], *, each: EachMessage | None
+        self,
+        render: Callable[[Transcript], list[dict[str, Any]]],
+        *,
+        each: EachMessage | None,
+        untagged: bool = False,
     ) -> None:
         self._render = render
         self._each = each
+        self._untagged = untagged
         self._rendered: list[dict[str, Any]] = []  # the last run's messages, rendered
         # Where each message of the projection (InOrder.out) starts in _rendered.
         self._starts: list[int] = []
@@ -208,7 +215,10 @@ class RunMessages:
             and (messages is self._taken or all(map(is_, messages, islice(self._taken, held))))
         ):
             before = len(in_order.out)
-            if in_order.take(messages[held:], transcript.tool_calls):
+            added = messages[held:]
+            if not (self._untagged and _tagged(added, transcript)) and in_order.take(
+                added, transcript.tool_calls
+            ):
                 start = self._starts[before] if before < len(self._starts) else len(self._rendered)
                 rendered = self._render_from(in_order, before, start, transcript)
                 del self._rendered[start:]
@@ -227,7 +237,11 @@ class RunMessages:
     ) -> list[dict[str, Any]]:
         self.whole_renders += 1
         in_order: InOrder | None = None
-        if self._each is not None and not transcript.call_aliases:
+        if (
+            self._each is not None
+            and not transcript.call_aliases
+            and not (self._untagged and _tagged(messages, transcript))
+        ):
             in_order = InOrder()
             if not in_order.take(messages, transcript.tool_calls):
                 in_order = None
@@ -293,3 +307,16 @@ class RunMessages:
                 named.add(message.tool_call_id)
         self._taken, self._held = messages, held
         self._keeps, self._in_run = True, False
+
+
+def _tagged(messages: list[Message], transcript: Transcript) -> bool:
+    """Whether one of ``messages`` is a subagent's, as the projection attributes them."""
+    records = transcript.tool_calls
+    for message in messages:
+        if message.subagent_run_id is not None:
+            return True
+        if isinstance(message, ToolMessage):  # an untagged result goes where its call does
+            record = records.get(message.tool_call_id)
+            if record is not None and record.subagent_run_id is not None:
+                return True
+    return False

@@ -91,7 +91,8 @@ def log_rows(
     # Each run's end renders what its run added where it can (see .row_messages).
     run_messages = RunMessages(
         lambda transcript: render(transcript, target, ordered=True, subagents=subagents),
-        each=named_target(target).each if per == "run" and subagents == "inline" else None,
+        each=named_target(target).each if per == "run" else None,
+        untagged=subagents != "inline",
     )
     run_columns = GrowingColumns()
     run_calls = RunCalls()

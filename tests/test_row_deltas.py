@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from agui_transcripts import fold
 from agui_transcripts.adapters.agui import to_dicts
 from agui_transcripts.arrow import read_rows, to_pandas, write_parquet
+from agui_transcripts.projection import Subagents
 from agui_transcripts.row_deltas import DELTA_COLUMNS, RowChain
 from agui_transcripts.rows import log_row, log_rows, whole_rows
 
@@ -84,22 +85,25 @@ def _same_but_source(a: Any, b: Any) -> bool:
     seeds=st.lists(st.integers(0, 2**32), min_size=1, max_size=3),
     rewrite_after=st.sets(st.integers(1, 8), max_size=2),
     target=st.sampled_from(["agui", "openai"]),
+    subagents=st.sampled_from(["inline", "apart", "exclude"]),
 )
 def test_each_run_row_restores_to_the_log_cut_at_that_run(
-    seeds: list[int], rewrite_after: set[int], target: str
+    seeds: list[int], rewrite_after: set[int], target: str, subagents: Subagents
 ) -> None:
     events, inputs = _thread(seeds, rewrite_after)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         source = _write(folder, "thread", events, inputs)
-        rows = log_rows(source, per="run", target=target)
+        rows = log_rows(source, per="run", target=target, subagents=subagents)
         restored = list(whole_rows(rows))
         runs = len(_ends(events))
         assert [row["run_index"] for row in rows][:runs] == list(range(runs))
         for row in restored[:runs]:
-            expected = log_row(_cut(source, row["run_index"] + 1, folder), target=target)
+            cut = _cut(source, row["run_index"] + 1, folder)
+            expected = log_row(cut, target=target, subagents=subagents)
             assert _same_but_source(row, expected), row["run_index"]
-        assert _same_but_source(restored[-1], log_row(source, target=target))
+        whole = log_row(source, target=target, subagents=subagents)
+        assert _same_but_source(restored[-1], whole)
     # Each row holds exactly what follows the part it shares with the row before it.
     assert all(rows[i][count] == 0 for i in (0, -1) for count in DELTA_COLUMNS)
     for before, row, whole in zip(restored, rows[1:-1], restored[1:], strict=False):

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from agui_transcripts import fold
 from agui_transcripts.adapters.registry import render, target
 from agui_transcripts.logs import fold_log
+from agui_transcripts.projection import Subagents
 from agui_transcripts.row_messages import RunMessages
 from agui_transcripts.row_runs import GrowingColumns
 from agui_transcripts.rows import log_row, log_rows, whole_rows
@@ -42,14 +43,16 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 TARGETS = ("agui", "openai")
 
 
-def _side_by_side(source: str, name: str = "agui") -> tuple[int, int]:
+def _side_by_side(
+    source: str, name: str = "agui", subagents: Subagents = "inline"
+) -> tuple[int, int]:
     """Fold ``source`` with resumable builders and whole ones; equal rows at each run's
     end. Returns the runs and how many of them the resumable one rendered whole."""
 
     def _whole(transcript: Transcript) -> list[Any]:
-        return render(transcript, name, ordered=True)
+        return render(transcript, name, ordered=True, subagents=subagents)
 
-    kept = RunMessages(_whole, each=target(name).each)
+    kept = RunMessages(_whole, each=target(name).each, untagged=subagents != "inline")
     whole = RunMessages(_whole, each=None)
     growing = GrowingColumns()
     ends = 0
@@ -82,9 +85,36 @@ def test_every_recorded_log_renders_the_same_run_by_run(source: str, name: str) 
     _side_by_side(source, name)
 
 
+@pytest.mark.parametrize("subagents", ["apart", "exclude"])
+@pytest.mark.parametrize("source", CORPUS, ids=lambda s: Path(s).name)
+def test_subagents_apart_or_left_out_render_the_same_run_by_run(
+    source: str, subagents: Subagents
+) -> None:
+    _side_by_side(source, "agui", subagents)
+
+
 @pytest.mark.parametrize("name", TARGETS)
 def test_runs_that_only_add_render_only_what_they_add(tmp_path: Path, name: str) -> None:
     assert _side_by_side(_write(tmp_path, one_message_runs(60)), name) == (60, 1)
+
+
+@pytest.mark.parametrize("subagents", ["apart", "exclude"])
+def test_without_subagents_every_way_renders_only_what_runs_add(
+    tmp_path: Path, subagents: Subagents
+) -> None:
+    assert _side_by_side(_write(tmp_path, one_message_runs(60)), "agui", subagents) == (60, 1)
+
+
+def test_a_subagents_message_renders_whole_from_then_on(tmp_path: Path) -> None:
+    events = one_message_runs(6)
+    third = [i for i, e in enumerate(events) if e["type"] == "RUN_STARTED"][2]
+    events[third + 1 : third + 4] = [
+        {**event, "subagentRunId": "sub"} for event in events[third + 1 : third + 4]
+    ]
+    source = _write(tmp_path, events)
+    assert _side_by_side(source, "agui", "exclude") == (6, 5)  # the first and from the third
+    assert _side_by_side(source, "agui", "apart") == (6, 5)
+    assert _side_by_side(source, "agui", "inline") == (6, 1)
 
 
 def test_inputs_restating_the_history_leave_it_kept(tmp_path: Path) -> None:
