@@ -31,8 +31,8 @@ __all__ = ["EachMessage", "RunMessages", "message_row"]
 EachMessage = Callable[[Transcript, Sequence[Message]], list[list[Any]]]
 
 #: The events a run may hold and still leave earlier messages as they were, when none
-#: names one of them. Anything else (snapshots, activity, subagents, unknown types)
-#: renders the whole conversation.
+#: names one of them. Anything else (a messages snapshot, unknown types) renders the
+#: whole conversation.
 _KEEPING: Final = frozenset(
     {
         "RUN_STARTED",
@@ -54,16 +54,29 @@ _KEEPING: Final = frozenset(
         "REASONING_MESSAGE_CONTENT",
         "REASONING_MESSAGE_END",
         "REASONING_END",
+        "REASONING_MESSAGE_CHUNK",
+        "REASONING_ENCRYPTED_VALUE",
+        "ACTIVITY_SNAPSHOT",
+        "ACTIVITY_DELTA",
+        # A subagent's run ends lanes of its own, all opened in this run (every lane
+        # closes at a run's start and end).
+        "SUBAGENT_STARTED",
+        "SUBAGENT_FINISHED",
+        "SUBAGENT_ERROR",
         "STATE_SNAPSHOT",
         "STATE_DELTA",
         "CUSTOM",
         "RAW",
     }
 )
-#: Where an event names a message or a call.
-_ID_KEYS: Final = ("messageId", "toolCallId", "parentMessageId")
+#: Where an event names a message or a call (an encrypted value's entity is either).
+_ID_KEYS: Final = ("messageId", "toolCallId", "parentMessageId", "entityId")
 #: Chunks that must name their item to be known not to continue an earlier one.
-_CHUNK_ID: Final = {"TEXT_MESSAGE_CHUNK": "messageId", "TOOL_CALL_CHUNK": "toolCallId"}
+_CHUNK_ID: Final = {
+    "TEXT_MESSAGE_CHUNK": "messageId",
+    "TOOL_CALL_CHUNK": "toolCallId",
+    "REASONING_MESSAGE_CHUNK": "messageId",
+}
 
 
 def message_row(message: dict[str, Any]) -> dict[str, Any]:

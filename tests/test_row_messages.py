@@ -179,6 +179,41 @@ def _call_under_earlier_parent(ids: dict[str, list[str]]) -> list[Event]:
     ]
 
 
+def _encrypt_earlier_message(ids: dict[str, list[str]]) -> list[Event]:
+    target = ids["assistant"][0]
+    return [
+        {
+            "type": "REASONING_ENCRYPTED_VALUE",
+            "subtype": "message",
+            "entityId": target,
+            "encryptedValue": "sealed",
+        }
+    ]
+
+
+def _encrypt_earlier_call(ids: dict[str, list[str]]) -> list[Event]:
+    call = ids["calls"][0]
+    return [
+        {
+            "type": "REASONING_ENCRYPTED_VALUE",
+            "subtype": "tool-call",
+            "entityId": call,
+            "encryptedValue": "sealed",
+        }
+    ]
+
+
+def _activity_over_earlier(ids: dict[str, list[str]]) -> list[Event]:
+    target = ids["assistant"][-1]
+    return [
+        {"type": "ACTIVITY_SNAPSHOT", "messageId": target, "activityType": "plan", "content": {}}
+    ]
+
+
+def _idless_reasoning_chunk(ids: dict[str, list[str]]) -> list[Event]:
+    return [{"type": "REASONING_MESSAGE_CHUNK", "delta": " more thought"}]
+
+
 def _snapshot_editing(ids: dict[str, list[str]], held: list[dict[str, Any]]) -> list[Event]:
     edited = [dict(m) for m in held]
     for message in edited:
@@ -195,6 +230,10 @@ SLOPPY = {
     "restart-earlier-message": _restart_earlier_message,
     "idless-chunk": _idless_chunk,
     "call-under-earlier-parent": _call_under_earlier_parent,
+    "encrypt-earlier-message": _encrypt_earlier_message,
+    "encrypt-earlier-call": _encrypt_earlier_call,
+    "activity-over-earlier": _activity_over_earlier,
+    "idless-reasoning-chunk": _idless_reasoning_chunk,
 }
 
 
