@@ -38,6 +38,7 @@ class GrowingColumns:
         # it), and whether any run up to each was cut off.
         self._sums: list[tuple[int | None, ...]] = []
         self._truncated: list[bool] = []
+        self._firsts: dict[int, float] = {}  # each run's first output, as last found
         self._counted = 0  # diagnostics counted so far
         self._codes: Counter[tuple[str, str]] = Counter()
         self._severities: Counter[str] = Counter()
@@ -48,16 +49,29 @@ class GrowingColumns:
         """The columns for ``transcript`` (its ``messages``) at a run's end.
 
         ``kept``: how many leading messages the message rows went on from, when this run
-        left them as they were (None: the run may have changed anything, so every run is
-        read). Then only the runs since the last run's end are read: every event of the
-        run fell inside it, and every message it added (the only ones that can give
-        those runs a first output) comes after the kept ones.
+        left them as they were (None: the run may have changed any message). Only the
+        runs that may have changed since the last run's end are read: a run's record
+        changes only while it is the fold's latest (its events, or one that comes after
+        its end, before the next run starts), and its time to first token only with its
+        messages. When the run left earlier messages as they were, every message it added
+        (the only ones that can give a run a first output) comes after the kept ones;
+        otherwise every first output is found again, and the runs whose first changed
+        are read again too.
         """
         runs = transcript.runs
-        if kept is None:
-            start, firsts = 0, first_outputs(transcript, messages)
+        latest = max(min(self._runs, len(runs)) - 1, 0)  # the last run's end's own run
+        if kept is not None:
+            start = min(self._runs, len(runs))
+            firsts = first_outputs(transcript, messages[kept:])
+            self._firsts.update(firsts)
+        elif not transcript.times.messages:  # untimed: no first outputs
+            start, firsts = latest, {}
         else:
-            start, firsts = min(self._runs, len(runs)), first_outputs(transcript, messages[kept:])
+            firsts = first_outputs(transcript, messages)
+            known = self._firsts
+            changed = [i for i in known.keys() | firsts.keys() if known.get(i) != firsts.get(i)]
+            start = min(latest, *changed) if changed else latest
+            self._firsts = firsts
         self._runs = len(runs)
         since = runs[start:]
         time_rows = [
