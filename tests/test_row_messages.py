@@ -235,6 +235,8 @@ SLOPPY = {
     "activity-over-earlier": _activity_over_earlier,
     "idless-reasoning-chunk": _idless_reasoning_chunk,
 }
+#: The edits that need an earlier call (the others, an earlier assistant message).
+ON_CALLS = frozenset({"answer-earlier-call", "redeclare-earlier-call", "encrypt-earlier-call"})
 
 
 def _held_ids(events: list[Event], inputs: list[Any]) -> tuple[dict[str, list[str]], list[Any]]:
@@ -265,11 +267,7 @@ def _sloppy_thread(seeds: list[int], edits: dict[int, str]) -> tuple[list[Event]
             edit = edits[ended]
             if edit == "snapshot":
                 events += _snapshot_editing(ids, held)
-            elif ids[
-                "calls"
-                if edit in ("answer-earlier-call", "redeclare-earlier-call")
-                else "assistant"
-            ]:
+            elif ids["calls" if edit in ON_CALLS else "assistant"]:
                 events += SLOPPY[edit](ids)
     return events, inputs
 
@@ -375,9 +373,7 @@ def _with_edits(events: list[Event], edits: dict[int, str]) -> list[Event]:
         edit = edits[ended]
         if edit == "snapshot":
             out += _snapshot_editing(ids, held)
-        elif ids[
-            "calls" if edit in ("answer-earlier-call", "redeclare-earlier-call") else "assistant"
-        ]:
+        elif ids["calls" if edit in ON_CALLS else "assistant"]:
             out += SLOPPY[edit](ids)
     return out
 
