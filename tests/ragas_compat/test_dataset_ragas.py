@@ -15,6 +15,7 @@ from agui_transcripts.rows import log_row, log_rows, whole_rows
 from tests.generate import one_message_runs
 from tests.test_dataset import CORPUS
 from tests.test_row_messages import _side_by_side
+from tests.test_rows_linear import doubling
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = [
@@ -215,3 +216,13 @@ def test_ragas_rows_per_run_render_only_what_runs_add(tmp_path: Path) -> None:
     assert [[m["id"] for m in row["messages"]] for row in rows] == [
         [f"m{i}" for i in range(run + 1)] for run in range(40)
     ]
+
+
+@pytest.mark.parametrize(
+    "shape", ["one message a run", "a call answered a run", "window snapshots"]
+)
+def test_ragas_rows_per_run_cost_what_each_run_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    small, large = doubling(tmp_path, monkeypatch, shape, "ragas", "inline")
+    assert large <= 2.2 * small, (small, large)
