@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 Event = dict[str, Any]
@@ -364,6 +365,42 @@ def random_stream(seed: int) -> tuple[list[Event], list[dict[str, Any]]]:
             run.events.append(finished)
         events.extend(run.events)
     return events, inputs
+
+
+def random_thread(seeds: list[int]) -> tuple[list[Event], list[dict[str, Any]]]:
+    """The streams of ``seeds`` one after another, with their run inputs: one thread."""
+    events: list[Event] = []
+    inputs: list[dict[str, Any]] = []
+    for seed in seeds:
+        more, more_inputs = random_stream(seed)
+        events += more
+        inputs += more_inputs
+    return events, inputs
+
+
+#: What a later run opens with: given the events up to its RUN_STARTED (included), the
+#: run inputs up to its own (included) and how many runs ended before it.
+Insert = Callable[[list[Event], list[Any], int], list[Event]]
+
+
+def with_inserts(events: list[Event], inputs: list[Any], insert: Insert) -> list[Event]:
+    """``events`` with what ``insert`` gives right after each RUN_STARTED.
+
+    What earlier runs left is at hand (fold the events and inputs given, or those before
+    the start), so an insert can do something to it: what sloppy producers do to
+    earlier runs.
+    """
+    out: list[Event] = []
+    ended = started = 0
+    for event in events:
+        out.append(event)
+        kind = event["type"]
+        if kind in ("RUN_FINISHED", "RUN_ERROR"):
+            ended += 1
+        elif kind == "RUN_STARTED":
+            started += 1
+            out += insert(out, inputs[:started], ended)
+    return out
 
 
 def to_jsonl(events: list[Event]) -> str:

@@ -26,7 +26,7 @@ from agui_transcripts.row_deltas import DELTA_COLUMNS, RowChain
 from agui_transcripts.rows import log_row, log_rows, whole_rows
 
 from .bounded import run_bounded
-from .generate import one_message_runs, random_stream
+from .generate import one_message_runs, random_thread, with_inserts
 
 Event = dict[str, Any]
 LISTS = [column for columns in DELTA_COLUMNS.values() for column in columns]
@@ -52,19 +52,18 @@ def _thread(seeds: list[int], rewrite_after: set[int]) -> tuple[list[Event], lis
     """The streams of ``seeds`` one after another (one run input per run); the run after
     each run counted in ``rewrite_after`` opens with a snapshot of the conversation whose
     first message is edited."""
-    events: list[Event] = []
-    inputs: list[Any] = []
-    for seed in seeds:
-        more, more_inputs = random_stream(seed)
-        inputs += more_inputs
-        for event in more:
-            events.append(event)
-            if event["type"] == "RUN_STARTED" and len(_ends(events)) in rewrite_after:
-                held = to_dicts(fold(events, run_input=inputs[: len(_starts(events))]))
-                if held and isinstance(held[0].get("content"), str):
-                    held[0] = {**held[0], "content": held[0]["content"] + " (edited)"}
-                    events.append({"type": "MESSAGES_SNAPSHOT", "messages": held})
-    return events, inputs
+
+    def rewrite(events: list[Event], given: list[Any], ended: int) -> list[Event]:
+        if ended not in rewrite_after:
+            return []
+        held = to_dicts(fold(events, run_input=given))
+        if not held or not isinstance(held[0].get("content"), str):
+            return []
+        held[0] = {**held[0], "content": held[0]["content"] + " (edited)"}
+        return [{"type": "MESSAGES_SNAPSHOT", "messages": held}]
+
+    events, inputs = random_thread(seeds)
+    return with_inserts(events, inputs, rewrite), inputs
 
 
 def _cut(source: str, runs: int, folder: Path) -> str:

@@ -31,7 +31,7 @@ from agui_transcripts.row_runs import GrowingColumns
 from agui_transcripts.rows import log_row, log_rows, whole_rows
 from agui_transcripts.transcript import Transcript
 
-from .generate import one_message_runs, random_stream
+from .generate import Insert, one_message_runs, random_thread, with_inserts
 from .test_dataset import CORPUS
 from .test_row_deltas import _cut, _same_but_source
 
@@ -249,27 +249,26 @@ def _held_ids(events: list[Event], inputs: list[Any]) -> tuple[dict[str, list[st
     return ids, transcript.to_dicts()
 
 
+def _edits_at(edits: dict[int, str]) -> Insert:
+    """The run after run k (for k in ``edits``) opens with what ``edits[k]`` does to the
+    messages held then."""
+
+    def edit(events: list[Event], given: list[Any], ended: int) -> list[Event]:
+        if ended not in edits:
+            return []
+        ids, held = _held_ids(events[:-1], given[:-1])
+        name = edits[ended]
+        if name == "snapshot":
+            return _snapshot_editing(ids, held)
+        return SLOPPY[name](ids) if ids["calls" if name in ON_CALLS else "assistant"] else []
+
+    return edit
+
+
 def _sloppy_thread(seeds: list[int], edits: dict[int, str]) -> tuple[list[Event], list[Any]]:
-    """The streams of ``seeds`` one after another; the run after run k (for k in
-    ``edits``) opens with what ``edits[k]`` does to the messages held then."""
-    events: list[Event] = []
-    inputs: list[Any] = []
-    for seed in seeds:
-        more, more_inputs = random_stream(seed)
-        inputs += more_inputs
-        for event in more:
-            events.append(event)
-            ended = sum(e["type"] in ("RUN_FINISHED", "RUN_ERROR") for e in events)
-            if event["type"] != "RUN_STARTED" or ended not in edits:
-                continue
-            started = sum(e["type"] == "RUN_STARTED" for e in events)
-            ids, held = _held_ids(events[:-1], inputs[: started - 1])
-            edit = edits[ended]
-            if edit == "snapshot":
-                events += _snapshot_editing(ids, held)
-            elif ids["calls" if edit in ON_CALLS else "assistant"]:
-                events += SLOPPY[edit](ids)
-    return events, inputs
+    """The streams of ``seeds`` one after another, with ``edits`` (see _edits_at)."""
+    events, inputs = random_thread(seeds)
+    return with_inserts(events, inputs, _edits_at(edits)), inputs
 
 
 def _tidy_thread(kinds: list[str]) -> tuple[list[Event], list[dict[str, Any]]]:
@@ -360,24 +359,6 @@ def _tidy_thread(kinds: list[str]) -> tuple[list[Event], list[dict[str, Any]]]:
     return events, history
 
 
-def _with_edits(events: list[Event], edits: dict[int, str]) -> list[Event]:
-    """``events`` with, at the start of the run after run k (k in ``edits``), what
-    ``edits[k]`` does to the messages held then."""
-    out: list[Event] = []
-    for event in events:
-        out.append(event)
-        ended = sum(e["type"] in ("RUN_FINISHED", "RUN_ERROR") for e in out)
-        if event["type"] != "RUN_STARTED" or ended not in edits:
-            continue
-        ids, held = _held_ids(out[:-1], [])
-        edit = edits[ended]
-        if edit == "snapshot":
-            out += _snapshot_editing(ids, held)
-        elif ids["calls" if edit in ON_CALLS else "assistant"]:
-            out += SLOPPY[edit](ids)
-    return out
-
-
 KINDS = st.sampled_from(["text", "calls", "client", "reasoning"])
 EDITS = st.sampled_from([*SLOPPY, "snapshot"])
 
@@ -407,7 +388,7 @@ def test_tidy_threads_render_what_runs_add_and_fall_back_on_edits(
     name: str,
 ) -> None:
     events, _ = _tidy_thread(kinds)
-    events = _with_edits(events, edits)
+    events = with_inserts(events, [], _edits_at(edits))
     if timed != "untimed":
         events = _timed(events, usage=timed == "timed with usage")
     folder = tmp_path_factory.mktemp("tidy")
