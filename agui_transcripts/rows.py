@@ -27,7 +27,7 @@ from .row_calls import RunCalls, tool_call_rows
 from .row_deltas import DELTA_COLUMNS, cut_row, whole_rows
 from .row_messages import RunMessages, message_row
 from .row_runs import TOKENS, GrowingColumns
-from .transcript import Transcript
+from .transcript import Transcript, response_among
 
 __all__ = [
     "ROW_TARGETS",
@@ -109,10 +109,18 @@ def log_rows(
             run_calls.restart()
         columns = run_columns.columns(transcript, run_messages.messages, run_messages.kept)
         calls = run_calls.columns(transcript, run_messages.messages, *run_messages.held)
+        # The messages a run left as they were all came before it started: its response
+        # is among the ones since.
+        kept = run_messages.kept
+        response = (
+            transcript.response
+            if kept is None
+            else response_among(run_messages.messages[kept:], transcript.runs)
+        )
         row = _row(
             transcript,
             message_rows,
-            {**columns, **calls},
+            {**columns, **calls, "response": response},
             source=source,
             events=events,
             target=target,
@@ -200,6 +208,7 @@ def row_of(
         **GrowingColumns().columns(transcript, transcript.messages, None),
         "tool_calls": tool_call_rows(transcript),
         "continuation": transcript.continuation().status,
+        "response": transcript.response,
     }
     return _row(transcript, messages, columns, source=source, events=events, target=target)
 
@@ -213,7 +222,7 @@ def _row(
     events: int,
     target: str,
 ) -> dict[str, Any]:
-    """A row; ``columns``: its run, diagnostic and call columns (see ``add``)."""
+    """A row; ``columns``: its run, diagnostic and call columns and response (see ``add``)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "source": source,
@@ -231,7 +240,7 @@ def _row(
         "target": target,
         **_WHOLE,
         "messages": messages,
-        "response": transcript.response,
+        "response": columns["response"],
         "tool_calls": columns["tool_calls"],
         "continuation": columns["continuation"],
         "truncated": columns["truncated"],

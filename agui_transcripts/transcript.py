@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 import warnings
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from .model import (
 from .ownership import Continuation, continuation
 from .projection import Policy, Projection, Subagents, project
 
-__all__ = ["Transcript"]
+__all__ = ["RunStarts", "Transcript", "response_among"]
 
 
 @dataclass(slots=True, eq=False)
@@ -117,14 +117,7 @@ class Transcript:
         producers stream it) answers "It rains.", not the two joined. Text stretches
         with no call between them are joined as they arrived.
         """
-        last_run = len(self.runs) - 1
-        floor = self.runs[-1].first_event_index if self.runs else None
-        for message in reversed(self.messages):
-            if not isinstance(message, AssistantMessage) or not message.content:
-                continue
-            if last_run < 0 or floor is None or message.seq >= floor:
-                return _last_stretch(message)
-        return ""
+        return response_among(self.messages, self.runs)
 
     def run_of(self, message: Message) -> RunRecord | None:
         """The run during which a message arrived (None for history seeded before any).
@@ -258,6 +251,22 @@ class Transcript:
             f"Transcript({len(self.messages)} messages, {len(self.runs)} runs, "
             f"{len(self.tool_calls)} tool calls, {len(self.diagnostics)} diagnostics)"
         )
+
+
+def response_among(messages: Sequence[Message], runs: list[RunRecord]) -> str:
+    """:attr:`Transcript.response` sought among ``messages`` only ("" when none has it).
+
+    With runs whose last one has a first event, only a message that arrived at or after
+    that event can hold it: a reader that knows the others came earlier (rows per run)
+    reads only the messages since.
+    """
+    floor = runs[-1].first_event_index if runs else None
+    for message in reversed(messages):
+        if not isinstance(message, AssistantMessage) or not message.content:
+            continue
+        if floor is None or message.seq >= floor:
+            return _last_stretch(message)
+    return ""
 
 
 def _last_stretch(message: AssistantMessage) -> str:

@@ -221,8 +221,6 @@ def test_ragas_rows_per_run_render_only_what_runs_add(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "shape", ["one message a run", "a call answered a run", "window snapshots"]
 )
-def test_ragas_rows_per_run_cost_what_each_run_changed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str
-) -> None:
-    small, large = doubling(tmp_path, monkeypatch, shape, "ragas", "inline")
+def test_ragas_rows_per_run_cost_what_each_run_changed(tmp_path: Path, shape: str) -> None:
+    small, large = doubling(tmp_path, shape, "ragas", "inline")
     assert large <= 2.2 * small, (small, large)
