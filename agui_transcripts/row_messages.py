@@ -27,7 +27,10 @@ from .transcript import Transcript
 
 __all__ = ["EachMessage", "RunMessages", "message_row"]
 
-#: A target's rendering of ordered messages one by one (see ``adapters.target``).
+#: Renders messages already ordered (a transcript's projection, or a run of it), each
+#: on its own: what each gives, in order (nothing, or what the whole rendering holds
+#: for it there). The transcript is the one they are of. A target that can
+#: (``adapters.target.Target.each``) lets rows per run render only what a run added.
 EachMessage = Callable[[Transcript, Sequence[Message]], list[list[Any]]]
 
 #: The events a run may hold and still leave earlier messages as they were, when none

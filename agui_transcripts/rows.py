@@ -110,12 +110,12 @@ def log_rows(
         columns = run_columns.columns(transcript, run_messages.messages, run_messages.kept)
         calls = run_calls.columns(transcript, run_messages.messages, *run_messages.held)
         # The messages a run left as they were all came before it started: its response
-        # is among the ones since.
-        kept = run_messages.kept
+        # is among the ones since (when the run's start is known).
+        kept, runs = run_messages.kept, transcript.runs
         response = (
             transcript.response
-            if kept is None
-            else response_among(run_messages.messages[kept:], transcript.runs)
+            if kept is None or not runs or runs[-1].first_event_index is None
+            else response_among(run_messages.messages[kept:], runs)
         )
         row = _row(
             transcript,

@@ -6,20 +6,15 @@ functions; :mod:`.registry` lists them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..model import Message
 from ..projection import Subagents
+from ..row_messages import EachMessage
 from ..transcript import Transcript
 
 __all__ = ["EachMessage", "Rendering", "Target"]
-
-#: Renders messages already ordered (a transcript's projection, or a run of it), each
-#: on its own: what each gives, in order (nothing, or what the whole rendering holds
-#: for it there). The transcript is the one they are of.
-EachMessage = Callable[[Transcript, Sequence[Message]], list[list[Any]]]
 
 
 class Target(Protocol):
