@@ -491,6 +491,13 @@ class EventIntake:
         """
         if self.count >= self._max_events:
             return None
+        taken = self.as_is(item)
+        if taken is not None:
+            self.count += 1
+        return taken
+
+    def as_is(self, item: object) -> tuple[Event, dict[str, str]] | None:
+        """:meth:`take_as_is` without the count: how an object would be taken now, if so."""
         flat = _sdk_event_fields(item)
         if flat is None:
             return None
@@ -500,8 +507,15 @@ class EventIntake:
         plan = _MODEL_PLANS[type(item)]
         if plan is None:
             return None
-        self.count += 1
         return fields, plan.wire
+
+    @property
+    def said_keys(self) -> frozenset[str]:
+        """The keys kept as they are: AG-UI's, and the unknown ones said so far.
+
+        A new set each time one is said, so an identity check tells a reading that said one.
+        """
+        return self._readable
 
     def event_as_is(self, item: object) -> Event:
         """The event of an object :meth:`take_as_is` took, as :meth:`normalize` returns it."""

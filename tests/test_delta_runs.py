@@ -323,7 +323,21 @@ def _object_variants(events: list[Any], seed: int) -> list[list[Any]]:
         {k: v for k, v in event.items() if type(v) is not float and v != "yesterday"}
         for event in _recorded(tokens, seed)
     ]
-    return [_objects(tokens, seed), _objects(recorded, seed)]
+    return [
+        _objects(tokens, seed),
+        _objects(recorded, seed),
+        _objects(_keyed_from_first_delta(tokens), seed),
+    ]
+
+
+def _keyed_from_first_delta(events: list[Any]) -> list[Any]:
+    """A recorder's key first on a delta (said as that delta is read), then on every event."""
+    out: list[Any] = []
+    keyed = False
+    for n, event in enumerate(events):
+        keyed = keyed or event.get("type") in _DELTAS
+        out.append({**event, "_seq": n} if keyed else event)
+    return out
 
 
 class _Observed:
@@ -482,3 +496,23 @@ def test_a_run_of_objects_breaks_where_an_object_differs() -> None:
         ["0", "x"],
         "y",
     ]
+
+
+@pytest.mark.parametrize("form", ["lines", "objects"])
+def test_the_delta_that_brings_a_recorders_key_opens_the_run(form: str) -> None:
+    """The first delta to carry a key nobody said is reported, and its run still forms."""
+    started = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+    opened = {"type": "TEXT_MESSAGE_START", "messageId": "a", "role": "assistant"}
+    deltas = [
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a", "delta": text, "_seq": n}
+        for n, text in enumerate("hello")
+    ]
+    events = [started, started, opened, *deltas]  # (two lines settle the format)
+    source: Any = (
+        _jsonl(events) if form == "lines" else [_SDK_EVENT.validate_python(e) for e in events]
+    )
+    stream = read_events(source)
+    runs = [item for item in stream.with_delta_runs(frozenset()) if isinstance(item, DeltaRun)]
+    assert [(run.index, run.length()) for run in runs] == [(3, 5)]
+    assert [(d.code, d.event_index) for d in stream.diagnostics] == [("unknown-field", 3)]
+    assert fold(source).to_dicts()[0]["content"] == "hello"
