@@ -37,6 +37,13 @@ _CHUNK_TYPES: Final = frozenset(
     {"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK", "REASONING_MESSAGE_CHUNK"}
 )
 _LANE_TYPES: Final = _CHUNK_TYPES | frozenset(DELTA_ID_KEYS)
+# The key naming a chunk's item (a continuation may leave it out).
+_CHUNK_ID_KEYS: Final = {
+    "TEXT_MESSAGE_CHUNK": "messageId",
+    "TOOL_CALL_CHUNK": "toolCallId",
+    "REASONING_MESSAGE_CHUNK": "messageId",
+}
+_ABSENT: Final = object()
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -140,7 +147,12 @@ class Collector:
         self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
             kind: (id_key, {}) for kind, id_key in DELTA_ID_KEYS.items()
         }
-        self._route_tables = tuple(routes for _, routes in self._routes.values())
+        # Where the next plain continuation goes, by what it names: its chunk type, its
+        # item's id and its lane (_ABSENT where it names none), as the chunk layer
+        # resolved the first. Interleaved subagent lanes keep one route each.
+        self._chunk_routes: dict[tuple[str, object, object], DeltaRoute] = {}
+        tables: list[dict[Any, DeltaRoute]] = [routes for _, routes in self._routes.values()]
+        self._route_tables = (*tables, self._chunk_routes)
         # Whether a route is held: most events come with none to forget.
         self._routed = False
 
@@ -200,8 +212,13 @@ class Collector:
                         if size != _PLAIN_DELTA_KEYS:  # timed
                             self._reducer.note_delta_time(kind, item_id, event["timestamp"])
                         return
-            elif kind in _CHUNK_TYPES and self._plain_chunk(event, index, size):
-                return
+            elif kind in _CHUNK_TYPES:
+                if self._routed:
+                    route = self._chunk_route(kind, event, size)
+                    if route is not None and route.append(event["delta"], index):
+                        return
+                if self._plain_chunk(event, index, size):
+                    return
         if self._routed:
             self._forget_routes()
         pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
@@ -322,9 +339,42 @@ class Collector:
         if found is None:
             return False
         content, stream_id, tag = found
-        return pipeline.verifier.accepts_delta(
-            content, stream_id, tag
-        ) and self._reducer.append_delta(content, stream_id, event["delta"], index)
+        if not (
+            pipeline.verifier.accepts_delta(content, stream_id, tag)
+            and self._reducer.append_delta(content, stream_id, event["delta"], index)
+        ):
+            return False
+        route = self._reducer.delta_route(content, stream_id)
+        if route is not None:
+            kind = event["type"]
+            named = (
+                kind,
+                event.get(_CHUNK_ID_KEYS[kind], _ABSENT),
+                event.get("subagentRunId", _ABSENT),
+            )
+            self._chunk_routes[named] = route
+            self._routed = True
+        return True
+
+    def _chunk_route(self, kind: str, event: Event, size: int) -> DeltaRoute | None:
+        """The route of a chunk naming what a plain continuation the lane took named.
+
+        Only lane events came since that one (any other forgets the routes), so the
+        chunk layer would resolve this chunk as it did that one, when it holds nothing
+        else: a non-empty text delta and at most the same id and lane, as strings.
+        """
+        delta = event.get("delta")
+        if type(delta) is not str or not delta:
+            return None
+        item_id = event.get(_CHUNK_ID_KEYS[kind], _ABSENT)
+        tag = event.get("subagentRunId", _ABSENT)
+        if size != 2 + (item_id is not _ABSENT) + (tag is not _ABSENT):
+            return None
+        if (item_id is not _ABSENT and type(item_id) is not str) or (
+            tag is not _ABSENT and type(tag) is not str
+        ):
+            return None
+        return self._chunk_routes.get((kind, item_id, tag))
 
     def close(self) -> Transcript:
         """End of input: close owed chunk streams, settle the last run, return the result."""

@@ -877,3 +877,29 @@ def test_an_attribute_set_on_a_nested_sdk_model_is_no_field_and_no_crash() -> No
     event = intake.normalize(snapshot)
     assert event is not None
     assert event["messages"] == [{"id": "u1", "role": "user", "content": "hi"}]
+
+
+def test_interleaved_subagent_lanes_keep_a_chunk_route_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Subagents stream chunks in turn: each lane's continuations go straight to its text."""
+    entered = count_lane(monkeypatch, routes=False)
+    taken = count_lane(monkeypatch)
+    lanes = ("sub-a", "sub-b", "sub-c")
+    events: list[dict[str, Any]] = [RS()]
+    for lane in lanes:
+        events.append(TMK(f"{lane}-m", "<", subagentRunId=lane))  # opens: the general path
+    for piece in ("a", "b", "c"):
+        for lane in lanes:
+            events.append(TMK(delta=piece, subagentRunId=lane))  # the lane, then routes
+    events.append(TMK(delta="!", subagentRunId="sub-b", timestamp=1))  # timed: general
+    events.append(TMK(delta="?", subagentRunId="sub-a"))  # the lane again
+    events.append(TMK("sub-c-m", ">", subagentRunId="sub-c"))  # id and lane: the lane
+    events.append(TMK("sub-c-m", ">"))  # the id alone: the lane (another key)
+    events.append(TMK("sub-c-m", ">"))  # its route
+    events.append(RF())
+    transcript = fold(events)
+    assert entered[0] == 3 + 1 + 2
+    assert taken[0] == 9 + 1 + 3
+    contents = {m["id"]: m["content"] for m in transcript.to_dicts()}
+    assert contents == {"sub-a-m": "<abc?", "sub-b-m": "<abc!", "sub-c-m": "<abc>>>"}
