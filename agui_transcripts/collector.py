@@ -160,7 +160,8 @@ class Collector:
         if self._routed:
             self._routed = False
             for routes in self._route_tables:
-                routes.clear()
+                if routes:
+                    routes.clear()
 
     @property
     def diagnostics(self) -> list[Diagnostic]:

@@ -72,8 +72,10 @@ class DeltaRun:
         # The keys besides the three every delta has: with as many keys in all, a delta
         # holding the three and these holds exactly the run's keys.
         self._size = len(keys)
-        self._others = tuple(
-            [key for key in keys if key != "type" and key != "delta" and key != id_key]
+        self._others: tuple[str, ...] = (
+            tuple([key for key in keys if key != "type" and key != "delta" and key != id_key])
+            if self._size > 3
+            else ()
         )
 
     def takes(self, value: dict[str, Any]) -> bool:

@@ -305,11 +305,15 @@ class MessageList:
         self._size += 1
         if isinstance(message, ToolMessage):
             self._answers.setdefault(message.tool_call_id, []).append(node)
-        if isinstance(message, _ASIDE):
+        elif isinstance(message, _ASIDE):
             self._asides += 1
-        else:
-            # Appended, the node follows every other one; after another, that one.
-            self._link_other(self._head.oprev if appended else self._other_before(node), node)
+            return node
+        # Appended, the node follows every other one; after another, that one.
+        other = self._head.oprev if appended else self._other_before(node)
+        node.oprev = other  # _link_other, inlined: every message added passes here
+        node.onext = other.onext
+        other.onext.oprev = node
+        other.onext = node
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:

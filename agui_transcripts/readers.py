@@ -184,6 +184,10 @@ class EventReader:
         max_event = self._max_event
         max_events = intake.max_events
         held: DeltaRun | None = None
+        # A delta that may open a run: the run is made when the next line continues it
+        # (most deltas of a stream with few come alone, and a run costs more than them).
+        lone: Event | None = None
+        lone_index = 0
         for block, plain in blocks:
             lines = iter(block)
             if self._format != "jsonl" and not (yield from self._until_jsonl(lines)):
@@ -199,6 +203,9 @@ class EventReader:
                         or raw.isspace()
                         or len(raw) > max_event
                     ):
+                        if lone is not None:
+                            yield lone_index, lone
+                            lone = None
                         if held is not None:
                             yield _released(held)
                             held = None
@@ -206,7 +213,7 @@ class EventReader:
                         yield from self._jsonl(raw)
                         line = self._line
                         continue
-                    if held is None:
+                    if held is None and lone is None:
                         index = intake.count
                         event = intake.decode(raw, line, plain)
                     else:
@@ -218,17 +225,28 @@ class EventReader:
                             value = loads(raw)
                         except JSONDecodeError:
                             value = UNDECODED
-                        if (
-                            type(value) is dict
-                            and held.takes(value)
-                            and (plain or raw.find(b"null") < 0)
-                            and intake.count < max_events
-                        ):
-                            held.events.append(value)
-                            intake.count += 1
-                            continue
-                        yield _released(held)
-                        held = None
+                        if lone is not None:
+                            if (
+                                opener is not None
+                                and type(value) is dict
+                                and value.get("type") == lone["type"]
+                            ):
+                                held = opener.open(lone, lone_index)
+                            if held is None:
+                                yield lone_index, lone
+                            lone = None
+                        if held is not None:
+                            if (
+                                type(value) is dict
+                                and held.takes(value)
+                                and (plain or raw.find(b"null") < 0)
+                                and intake.count < max_events
+                            ):
+                                held.events.append(value)
+                                intake.count += 1
+                                continue
+                            yield _released(held)
+                            held = None
                         index = intake.count
                         event = intake.decode(raw, line, plain, value)
                     if event is None:
@@ -236,11 +254,14 @@ class EventReader:
                             return
                         continue
                     if opener is not None and event["type"] in DELTA_ID_KEYS:
-                        held = opener.open(event, index)
-                    if held is None:
+                        lone = event
+                        lone_index = index
+                    else:
                         yield index, event
             finally:
                 self._line = line
+        if lone is not None:
+            yield lone_index, lone
         if held is not None:
             yield _released(held)
 
