@@ -130,17 +130,15 @@ def _lines_run(work: Callable[[], T]) -> tuple[int, T]:
     return count, result
 
 
-def _rows(path: Path, target: str, subagents: Any) -> list[dict[str, Any]]:
-    return list(log_rows(str(path), per="run", target=target, subagents=subagents))
-
-
 def doubling(tmp_path: Path, shape: str, target: str, subagents: Any) -> tuple[int, int]:
     """The lines rows per run run for ``shape`` at 150 runs and at 300."""
     counts = []
     for runs in (150, 300):
         path = tmp_path / f"{runs}.jsonl"
         path.write_text("".join(json.dumps(e) + "\n" for e in SHAPES[shape](runs)))
-        lines, rows = _lines_run(partial(_rows, path, target, subagents))
+        lines, rows = _lines_run(
+            partial(log_rows, str(path), per="run", target=target, subagents=subagents)
+        )
         counts.append(lines)
         assert len(rows) == runs, len(rows)
         assert all(row["ok"] for row in rows), rows[0]
