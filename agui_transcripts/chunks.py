@@ -28,7 +28,7 @@ opener's value; explicit and chunk spellings of one item are merged.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final, TypedDict
+from typing import Any, Final, TypedDict, cast
 
 from .diagnostics import DiagnosticSink
 from .events import Event, EventIntake, json_kind
@@ -95,6 +95,37 @@ _PASSED_ON: Final = ("timestamp", "rawEvent", "metadata")
 
 _Key = tuple[str, str]  # (kind, id)
 _MISSING: Final = object()
+
+ContinuationName = tuple[str, object, object]
+"""What a plain continuation names: its kind, its id and its lane (each a string, or absent)."""
+
+
+def continuation_name(event: Event, size: int | None = None) -> ContinuationName | None:
+    """What a chunk names, if it holds only a non-empty text delta and what names its stream.
+
+    That is, besides its type and delta, at most its item's id and its lane
+    (``subagentRunId``), as strings; each absent one is named by a marker. Two such chunks
+    with one name continue the same stream while the layer's streams stay as they are.
+    None for any other event. ``size`` as for :meth:`ChunkNormalizer.plain_continuation`.
+    """
+    kind = _CHUNK_KIND.get(event["type"])
+    if kind is None:
+        return None
+    delta = event.get("delta")
+    if type(delta) is not str or not delta:
+        return None
+    tag = event.get("subagentRunId", _MISSING)
+    item_id = event.get(_ID_KEY[kind], _MISSING)
+    counted = len(event) if size is None else size
+    if counted != _TYPE_AND_DELTA + (tag is not _MISSING) + (item_id is not _MISSING):
+        return None
+    if (item_id is not _MISSING and type(item_id) is not str) or (
+        tag is not _MISSING and type(tag) is not str
+    ):
+        return None  # (feed reports a wrong-typed id or lane)
+    return kind, item_id, tag
+
+
 # The keys of a chunk that carries nothing but its delta.
 _TYPE_AND_DELTA: Final = 2
 
@@ -256,29 +287,20 @@ class ChunkNormalizer:
         ``size``: how many of the event's keys count (keys no AG-UI event defines do not;
         all of them when not given).
         """
-        kind = _CHUNK_KIND.get(event["type"])
-        if kind is None:
-            return None
-        delta = event.get("delta")
-        if type(delta) is not str or not delta:
-            return None
-        tag = event.get("subagentRunId", _MISSING)
-        item_id = event.get(_ID_KEY[kind], _MISSING)
-        counted = len(event) if size is None else size
-        if counted != _TYPE_AND_DELTA + (tag is not _MISSING) + (item_id is not _MISSING):
-            return None
+        name = continuation_name(event, size)
+        return None if name is None else self.resolve_continuation(name)
+
+    def resolve_continuation(self, name: ContinuationName) -> tuple[str, str, object] | None:
+        """:meth:`plain_continuation` of a chunk with this :func:`continuation_name`."""
+        kind, item_id, tag = name
         if item_id is not _MISSING:
-            if type(item_id) is not str:
-                return None
-            stream = self._open.get((kind, item_id))
+            stream = self._open.get((kind, cast(str, item_id)))
             if stream is None or (tag is not _MISSING and tag != stream.lane):
                 return None
         elif tag is _MISSING:
             stream = self._lanes.get(None)
-        elif type(tag) is str:
-            stream = self._lanes.get(tag)
         else:
-            return None
+            stream = self._lanes.get(cast(str, tag))
         if stream is None or stream.kind != kind:
             return None
         if tag is _MISSING:

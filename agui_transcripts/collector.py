@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 from ._gc import gc_held
 from .async_readers import AsyncEventStream, aread_events
 from .call_views import SettledCalls
+from .chunks import ContinuationName, continuation_name
 from .delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun, RunOpener
 from .diagnostics import Diagnostic, DiagnosticSink
 from .events import Event, EventIntake, normalize_run_input, unknown_key_count
@@ -37,13 +38,6 @@ _CHUNK_TYPES: Final = frozenset(
     {"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK", "REASONING_MESSAGE_CHUNK"}
 )
 _LANE_TYPES: Final = _CHUNK_TYPES | frozenset(DELTA_ID_KEYS)
-# The key naming a chunk's item (a continuation may leave it out).
-_CHUNK_ID_KEYS: Final = {
-    "TEXT_MESSAGE_CHUNK": "messageId",
-    "TOOL_CALL_CHUNK": "toolCallId",
-    "REASONING_MESSAGE_CHUNK": "messageId",
-}
-_ABSENT: Final = object()
 
 RunInput = Any
 """A ``RunAgentInput``: an ``ag_ui.core`` object or its dict, camelCase or snake_case."""
@@ -147,10 +141,9 @@ class Collector:
         self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
             kind: (id_key, {}) for kind, id_key in DELTA_ID_KEYS.items()
         }
-        # Where the next plain continuation goes, by what it names: its chunk type, its
-        # item's id and its lane (_ABSENT where it names none), as the chunk layer
-        # resolved the first. Interleaved subagent lanes keep one route each.
-        self._chunk_routes: dict[tuple[str, object, object], DeltaRoute] = {}
+        # Where the next plain continuation goes, by what it names (chunks.continuation_name),
+        # as the chunk layer resolved the first. Interleaved subagent lanes keep one each.
+        self._chunk_routes: dict[ContinuationName, DeltaRoute] = {}
         tables: list[dict[Any, DeltaRoute]] = [routes for _, routes in self._routes.values()]
         self._route_tables = (*tables, self._chunk_routes)
         # Whether a route is held: most events come with none to forget.
@@ -214,12 +207,15 @@ class Collector:
                             self._reducer.note_delta_time(kind, item_id, event["timestamp"])
                         return
             elif kind in _CHUNK_TYPES:
-                if self._routed:
-                    route = self._chunk_route(kind, event, size)
-                    if route is not None and route.append(event["delta"], index):
+                name = continuation_name(event, size)
+                if name is not None:
+                    # Only lane events came since a route was kept (any other forgets
+                    # them): the chunk layer would resolve this chunk as it did that one.
+                    route = self._chunk_routes.get(name) if self._routed else None
+                    if (
+                        route is not None and route.append(event["delta"], index)
+                    ) or self._plain_chunk(event, index, name):
                         return
-                if self._plain_chunk(event, index, size):
-                    return
         if self._routed:
             self._forget_routes()
         pipeline = self._pipeline  # pipeline.feed_canonical, inlined: the hot path
@@ -330,13 +326,13 @@ class Collector:
             self._routed = True
         return True
 
-    def _plain_chunk(self, event: Event, index: int | None, size: int) -> bool:
+    def _plain_chunk(self, event: Event, index: int | None, name: ContinuationName) -> bool:
         """The delta lane for a chunk that only continues its open stream.
 
-        ``size``: how many of its keys AG-UI defines.
+        ``name``: what the chunk names (:func:`~agui_transcripts.chunks.continuation_name`).
         """
         pipeline = self._pipeline
-        found = pipeline.chunks.plain_continuation(event, size)
+        found = pipeline.chunks.resolve_continuation(name)
         if found is None:
             return False
         content, stream_id, tag = found
@@ -347,35 +343,9 @@ class Collector:
             return False
         route = self._reducer.delta_route(content, stream_id)
         if route is not None:
-            kind = event["type"]
-            named = (
-                kind,
-                event.get(_CHUNK_ID_KEYS[kind], _ABSENT),
-                event.get("subagentRunId", _ABSENT),
-            )
-            self._chunk_routes[named] = route
+            self._chunk_routes[name] = route
             self._routed = True
         return True
-
-    def _chunk_route(self, kind: str, event: Event, size: int) -> DeltaRoute | None:
-        """The route of a chunk naming what a plain continuation the lane took named.
-
-        Only lane events came since that one (any other forgets the routes), so the
-        chunk layer would resolve this chunk as it did that one, when it holds nothing
-        else: a non-empty text delta and at most the same id and lane, as strings.
-        """
-        delta = event.get("delta")
-        if type(delta) is not str or not delta:
-            return None
-        item_id = event.get(_CHUNK_ID_KEYS[kind], _ABSENT)
-        tag = event.get("subagentRunId", _ABSENT)
-        if size != 2 + (item_id is not _ABSENT) + (tag is not _ABSENT):
-            return None
-        if (item_id is not _ABSENT and type(item_id) is not str) or (
-            tag is not _ABSENT and type(tag) is not str
-        ):
-            return None
-        return self._chunk_routes.get((kind, item_id, tag))
 
     def close(self) -> Transcript:
         """End of input: close owed chunk streams, settle the last run, return the result."""

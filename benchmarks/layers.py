@@ -50,7 +50,7 @@ LAYERS: dict[str, tuple[tuple[type, str], ...]] = {
     "chunk layer": (
         (ChunkNormalizer, "feed"),
         (ChunkNormalizer, "is_idle"),
-        (ChunkNormalizer, "plain_continuation"),
+        (ChunkNormalizer, "resolve_continuation"),
     ),
     "verifier": ((Verifier, "feed"), (Verifier, "accepts_delta")),
     "reducer": (
