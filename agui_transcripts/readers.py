@@ -586,22 +586,22 @@ class ItemReader:
         opener = self._opener
         if opener is not None and self._delta_class:
             taken = intake.take_as_is(item)
-            if taken is not None:
-                event, wire = taken
-                run = opener.open(event, index)
-                if run is None:
-                    return index, event, None
-                return index, event, ObjectRun(run, item, wire, intake.event_as_is)
-            said = intake.said_keys
-            read = intake.normalize(item)
-            if read is not None and intake.said_keys is not said:
+            if taken is None:
+                said = intake.said_keys
+                read = intake.normalize(item)
+                if read is None or intake.said_keys is said:
+                    return index, read, None
                 # The first delta to bring a recorder's key: reading it said the key, so
                 # the deltas after it are taken as they are, and it may open their run.
                 taken = intake.as_is(item)
-                run = opener.open(read, index) if taken is not None else None
-                if taken is not None and run is not None:
-                    return index, read, ObjectRun(run, item, taken[1], intake.event_as_is)
-            return index, read, None
+                if taken is None:
+                    return index, read, None
+                taken = read, taken[1]
+            event, wire = taken
+            run = opener.open(event, index)
+            if run is None:
+                return index, event, None
+            return index, event, ObjectRun(run, item, wire, intake.event_as_is)
         return index, intake.normalize(item), None
 
 
