@@ -35,15 +35,16 @@ import json
 import logging
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any
 
 from ._gc import gc_held
-from .adapters.ragas import ai_message, import_ragas_messages, to_ragas
+from .adapters.ragas import import_ragas_messages, to_ragas
 from .collector import Collector
 from .events import Event
 from .limits import DEFAULT_LIMITS
-from .model import AssistantMessage, Message, ToolMessage, UserMessage, pending_interrupts
-from .projection import Subagents, is_synthetic, project
+from .model import Message, pending_interrupts
+from .projection import Subagents
+from .ragas_render import ENDS_TYPES, RagasWatch, render
 from .readers import EventReader
 from .transcript import Transcript
 from .wire import message_from_dict
@@ -82,68 +83,14 @@ def _import_ag_ui_core() -> Any:
     return core
 
 
-# The only events observe_ends reads.
-_ENDS_TYPES: Final = frozenset(
-    {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TOOL_CALL_START"}
-)
-
-
-class _RagasWatch:
-    """What the ragas rendering needs beyond the transcript: steps, ends, timestamps.
-
-    It is the fold's ``observe`` hook, shown every explicit event before it is applied.
-    Without ``metadata`` (steps and timestamps), it keeps only what every rendering
-    needs: which text messages started and ended, and which calls named no parent.
-    """
-
-    def __init__(self, metadata: bool = True) -> None:
-        self.steps: list[str] = []
-        self.step_of: dict[str, str] = {}
-        self.started: set[str] = set()
-        self.ended: set[str] = set()
-        self.parentless: set[str] = set()
-        self.timestamp_of: dict[str, Any] = {}
-        self.collector = (
-            Collector(observe=self.observe)
-            if metadata
-            else Collector(
-                observe=self.observe_ends, observe_types=_ENDS_TYPES, observe_timestamps=False
-            )
-        )
-
-    def observe_ends(self, event: Event) -> None:
-        """The starts, ends and parentless calls: all a rendering without metadata reads."""
-        kind = event["type"]
-        if kind == "TEXT_MESSAGE_CONTENT" or kind == "TEXT_MESSAGE_START":
-            message_id = event.get("messageId")
-            if isinstance(message_id, str):
-                self.started.add(message_id)
-        elif kind == "TEXT_MESSAGE_END":
-            message_id = event.get("messageId")
-            if isinstance(message_id, str):
-                self.ended.add(message_id)
-        elif (
-            kind == "TOOL_CALL_START"
-            and "parentMessageId" not in event
-            and not isinstance(event.get("messageId"), str)
-        ):
-            self.parentless.add(str(event.get("toolCallId")))
-
-    def observe(self, event: Event) -> None:
-        """Note the step, start, end and first timestamp each event shows."""
-        self.observe_ends(event)
-        kind = event["type"]
-        if kind == "STEP_STARTED" and isinstance(event.get("stepName"), str):
-            self.steps.append(event["stepName"])
-        elif kind == "STEP_FINISHED" and self.steps and self.steps[-1] == event.get("stepName"):
-            self.steps.pop()
-        message_id = event.get("messageId")
-        if not isinstance(message_id, str):
-            return
-        if kind in ("TEXT_MESSAGE_START", "TOOL_CALL_RESULT") and self.steps:
-            self.step_of.setdefault(message_id, self.steps[-1])
-        if "timestamp" in event:
-            self.timestamp_of.setdefault(message_id, event["timestamp"])
+def watched_collector(metadata: bool) -> tuple[RagasWatch, Collector]:
+    """A fold and the watch it shows its events to (all of them with ``metadata``)."""
+    watch = RagasWatch()
+    if metadata:
+        return watch, Collector(observe=watch.observe)
+    return watch, Collector(
+        observe=watch.observe_ends, observe_types=ENDS_TYPES, observe_timestamps=False
+    )
 
 
 class AGUIEventCollector:
@@ -151,11 +98,11 @@ class AGUIEventCollector:
 
     def __init__(self, metadata: bool = False) -> None:
         self.include_metadata = metadata
-        self._watch = _RagasWatch()
+        self._watch, self._collector = watched_collector(True)
 
     def process_event(self, event: Any) -> None:
         """Fold one event: an ``ag_ui.core`` object, a duck-typed object or a wire dict."""
-        self._watch.collector.feed(event)
+        self._collector.feed(event)
 
     def _handle_tool_call_chunk(self, event: Any) -> None:
         """Ragas's handler for ``TOOL_CALL_CHUNK``, called directly by some callers.
@@ -178,11 +125,17 @@ class AGUIEventCollector:
     def get_messages(self) -> list[Any]:
         """The ragas messages so far."""
         watch = self._watch
-        return _render(watch, watch.collector.transcript, self.include_metadata, "inline")
+        return render(
+            import_ragas_messages(),
+            watch,
+            self._collector.transcript,
+            self.include_metadata,
+            "inline",
+        )
 
     def clear(self) -> None:
         """Forget everything."""
-        self._watch = _RagasWatch()
+        self._watch, self._collector = watched_collector(True)
 
 
 _JSON_VALUES = (str, int, float, dict, list)
@@ -201,87 +154,6 @@ def _field(event: Any, wire: str, attribute: str) -> Any:
     return getattr(event, attribute, None)
 
 
-def _render(
-    watch: _RagasWatch, transcript: Transcript, metadata: bool, subagents: Subagents
-) -> list[Any]:
-    rm = import_ragas_messages()
-    unfinished = watch.started - watch.ended
-    rendered: list[tuple[Any, Any]] = []  # (ragas message, source message)
-    # ragas pairs results with calls by position only and needs no result per call:
-    # unanswered calls stay open rather than getting synthetic results.
-    # Read only, so the in-order projection may hand over the transcript's own messages.
-    for message in project(transcript, policy="keep", copy=False, subagents=subagents).messages:
-        if is_synthetic(message):
-            continue  # ragas keeps unanswered calls without results
-        carries_calls = isinstance(message, AssistantMessage) and message.tool_calls
-        if message.id in unfinished and not isinstance(message, ToolMessage) and not carries_calls:
-            continue  # ragas leaves out a text message that never ended
-        meta: dict[str, Any] | None = None
-        if metadata:
-            meta = {"message_id": message.id}
-            run = transcript.run_of(message)
-            if run is not None:
-                meta["run_id"] = run.run_id
-                meta["thread_id"] = run.thread_id
-            if message.id in watch.step_of:
-                meta["step_name"] = watch.step_of[message.id]
-            if message.id in watch.timestamp_of:
-                meta["timestamp"] = watch.timestamp_of[message.id]
-        if isinstance(message, UserMessage):
-            rendered.append((rm.HumanMessage(content=message.text, metadata=meta), message))
-        elif isinstance(message, AssistantMessage):
-            rendered.append((ai_message(rm, message, meta), message))
-        elif isinstance(message, ToolMessage):
-            if meta is not None:
-                meta["tool_call_id"] = message.tool_call_id
-            rendered.append(
-                (
-                    rm.ToolMessage(content=message.text or (message.error or ""), metadata=meta),
-                    message,
-                )
-            )
-    return _attach_parentless(rendered, watch.parentless)
-
-
-def _attach_parentless(rendered: list[tuple[Any, Any]], parentless: set[str]) -> list[Any]:
-    """Ragas's own rule for calls without a parent: they join an adjacent assistant message.
-
-    A call the stream gave no ``parentMessageId`` (so the fold gave it its own message)
-    joins the assistant message right before it, or else the next one when nothing comes
-    between. Only adjacent messages merge, so every result still follows its call.
-    """
-    if not parentless:
-        return [ragas_message for ragas_message, _ in rendered]
-    out: list[Any] = []
-    carried: list[Any] = []
-    for ragas_message, source in rendered:
-        if _parentless_only(source, parentless):
-            calls = list(ragas_message.tool_calls or [])
-            if not carried and out and out[-1].type == "ai":
-                out[-1].tool_calls = [*(out[-1].tool_calls or []), *calls]
-            else:
-                carried.extend(calls)
-            continue
-        if carried:
-            if ragas_message.type == "ai":
-                ragas_message.tool_calls = [*carried, *(ragas_message.tool_calls or [])]
-            else:
-                out.append(import_ragas_messages().AIMessage(content="", tool_calls=carried))
-            carried = []
-        out.append(ragas_message)
-    if carried:
-        out.append(import_ragas_messages().AIMessage(content="", tool_calls=carried))
-    return out
-
-
-def _parentless_only(source: Any, parentless: set[str]) -> bool:
-    """A message the fold made for calls that named no parent (its id is the first call's)."""
-    if not isinstance(source, AssistantMessage) or source.content or not source.tool_calls:
-        return False
-    calls = source.tool_calls
-    return source.id == calls[0].id and all(call.id in parentless for call in calls)
-
-
 def convert_to_ragas_messages(
     events: Iterable[Any], metadata: bool = False, *, subagents: Subagents = "inline"
 ) -> list[Any]:
@@ -297,16 +169,17 @@ def convert_to_ragas_messages(
 def _converted(
     events: Iterable[Any], metadata: bool, subagents: Subagents
 ) -> tuple[list[Any], Transcript]:
-    watch = _RagasWatch(metadata)
+    watch, collector = watched_collector(metadata)
     with gc_held(isinstance(events, (list, tuple))):  # data at hand, as fold() does
         try:
-            watch.collector.feed_items(events)
-            # finish(): the watch's collector is never read again, so its transcript
+            collector.feed_items(events)
+            # finish(): the collector is never read again, so its transcript
             # takes the runs and records as they are instead of copies.
-            transcript = watch.collector.finish()
-            return _render(watch, transcript, metadata, subagents), transcript
+            transcript = collector.finish()
+            rm = import_ragas_messages()
+            return render(rm, watch, transcript, metadata, subagents), transcript
         finally:
-            watch.collector.release()
+            collector.release()
 
 
 def convert_messages_snapshot(snapshot_event: Any, metadata: bool = False) -> list[Any]:

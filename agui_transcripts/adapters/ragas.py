@@ -33,8 +33,9 @@ from typing import Any, Literal
 
 from .._gc import holds_gc
 from ..diagnostics import RULES, Diagnostic
-from ..model import AssistantMessage, Message, ToolMessage, UserMessage, parse_arguments
+from ..model import AssistantMessage, Message, ToolMessage, UserMessage
 from ..projection import Policy, Subagents, is_synthetic
+from ..ragas_render import ai_message, ragas_args
 from ..row_deltas import RowChain, is_whole
 from ..transcript import Transcript
 from . import messages_of
@@ -61,22 +62,6 @@ def import_ragas_messages() -> Any:
     except ImportError as exc:
         raise ImportError(RAGAS_HINT) from exc
     return messages
-
-
-def ragas_args(raw: str) -> dict[str, Any]:
-    """Arguments as ragas takes them: a dict, or ``{"raw_args": text}`` when not an object."""
-    value, _ = parse_arguments(raw)
-    return value if isinstance(value, dict) else {"raw_args": raw}
-
-
-def ai_message(rm: Any, message: AssistantMessage, meta: dict[str, Any] | None) -> Any:
-    """The ragas ``AIMessage`` for an assistant message; call ids go into ``meta``."""
-    calls = [
-        rm.ToolCall(name=c.name, args=ragas_args(c.arguments)) for c in message.tool_calls or ()
-    ]
-    if meta is not None and message.tool_calls:
-        meta["tool_call_ids"] = [c.id for c in message.tool_calls]
-    return rm.AIMessage(content=message.content or "", tool_calls=calls or None, metadata=meta)
 
 
 def _report(diagnostics: list[Diagnostic] | None, message: Message, why: str) -> None:

@@ -8,7 +8,12 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts.ragas import AGUIEventCollector, _RagasWatch, convert_to_ragas_messages
+from agui_transcripts.ragas import (
+    AGUIEventCollector,
+    convert_to_ragas_messages,
+    watched_collector,
+)
+from agui_transcripts.ragas_render import RagasWatch
 from tests.generate import random_stream
 from tests.lane import count_lane, without_lane
 from tests.streams import RF, RS, TCA, TCE, TCS, TMC, TME, TMS
@@ -100,11 +105,11 @@ def test_without_metadata_timestamped_deltas_take_the_lane(
     assert convert_to_ragas_messages(events, metadata=True)[0].metadata["timestamp"] == 1
 
 
-def _watched(events: list[Any], *, metadata: bool) -> _RagasWatch:
-    watch = _RagasWatch(metadata)
+def _watched(events: list[Any], *, metadata: bool) -> RagasWatch:
+    watch, collector = watched_collector(metadata)
     for event in events:
-        watch.collector.feed(dict(event))
-    watch.collector.close()
+        collector.feed(dict(event))
+    collector.close()
     return watch
 
 
