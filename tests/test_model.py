@@ -42,6 +42,7 @@ from agui_transcripts.projection import (
     ToolCallPart,
     ToolResultPart,
 )
+from agui_transcripts.reconcile import Match, Reconciled
 
 from .build_digest import ROOT, describe
 from .builds import is_compiled, listed_for_compilation
@@ -363,7 +364,7 @@ WRITTEN_OUT = [
 
 def test_the_classes_the_fold_makes_per_event_write_their_init_out() -> None:
     names = {cls.__name__ for cls in WRITTEN_OUT}
-    assert {"TextSegment", "RunRecord", "ToolResult", "ToolCallRecord"} <= names
+    assert {"TextSegment", "RunRecord", "ToolResult", "ToolCallRecord", "Match"} <= names
 
 
 # A value for every field of each written-out class, of the field's type (the compiled
@@ -373,6 +374,8 @@ WRITTEN_OUT_VALUES: dict[type[Any], dict[str, Any]] = {
     ToolResult: {"message_id": "t1", "run_index": 1, "source": "input"},
     model.TextSegment: {"seq": 4, "stretch": 2, "_text": model._Text("hi")},
     model.ItemTimes: {"messages": {"m1": [1.0, 2.0]}, "calls": {"c1": [1.5, 1.5]}},
+    Match: {"held": 3, "kind": "call"},
+    Reconciled: {"matches": [None, Match(0, "id")], "aliases": {"c2": "c1"}},
 }
 
 
