@@ -213,6 +213,11 @@ def _sameness(restated: Message, kind: str) -> str:
     return "content"
 
 
+# Loops over a message list and its matches (one per message, as reconcile
+# returns them) index the matches rather than zip(..., strict=True): the compiled build
+# turns the indexed loop into native code and calls the keyword zip as a Python function.
+
+
 def _not_restated(dropped: list[Message], snapshot: list[Message]) -> list[Message]:
     """The messages of ``dropped`` whose text or calls the snapshot does not say anywhere.
 
@@ -1017,7 +1022,8 @@ class Reducer:
             return [None] * len(messages)
         matches = self._reconcile(held, messages)
         strong = -1
-        for index, (message, match) in enumerate(zip(messages, matches, strict=True)):
+        for index, message in enumerate(messages):  # indexed: see above _not_restated
+            match = matches[index]
             if match is None:
                 continue
             if isinstance(message, ToolMessage) and not restates_call(held[match.held], message):
@@ -1667,7 +1673,8 @@ class Reducer:
         else:
             held = self._list.messages
         matches = self._reconcile(held, snapshot)
-        for message, match in zip(snapshot, matches, strict=True):
+        for position, message in enumerate(snapshot):  # indexed: see above _not_restated
+            match = matches[position]
             if match is not None:
                 self._take_over(held[match.held], message, match.kind)
         self._date_new(snapshot, matches)
@@ -1696,7 +1703,8 @@ class Reducer:
         placed = {message.id for message in kept}
         results: list[tuple[ToolMessage, str | None]] = []
         predecessor: str | None = None  # the last snapshot message that is not such a result
-        for message, match in zip(snapshot, matches, strict=True):
+        for position, message in enumerate(snapshot):
+            match = matches[position]
             if message.id in placed:
                 predecessor = message.id
                 continue
@@ -1740,15 +1748,17 @@ class Reducer:
         messages are kept in :attr:`superseded`, so nothing delivered is lost unsaid.
         """
         self.superseded.extend(dropped)
-        sizes = [len(m.text) for m in dropped]
-        shown = ", ".join(
-            f"{m.id!r} ({m.role}, {size} characters)"
-            for m, size in zip(dropped[:_NAMED_DROPS], sizes, strict=False)
-        )
+        named: list[str] = []
+        characters = 0
+        for m in dropped:
+            size = len(m.text)
+            characters += size
+            if len(named) < _NAMED_DROPS:
+                named.append(f"{m.id!r} ({m.role}, {size} characters)")
+        shown = ", ".join(named)
         more = len(dropped) - _NAMED_DROPS
         if more > 0:
             shown += f" and {more} more"
-        characters = sum(sizes)
         self._report(
             "snapshot-dropped-messages",
             f"the snapshot leaves out {len(dropped)} held message(s) it does not restate: "
@@ -1765,8 +1775,9 @@ class Reducer:
         stays before the answer it precedes there.
         """
         following = self._index
-        for message, match in zip(reversed(snapshot), reversed(matches), strict=True):
-            if match is None:
+        for position in range(len(snapshot) - 1, -1, -1):  # indexed: see above _not_restated
+            message = snapshot[position]
+            if matches[position] is None:
                 message.seq = following
             else:
                 following = message.seq - 1
