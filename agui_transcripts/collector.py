@@ -85,6 +85,11 @@ class Collector:
     shown (the timestamp may be the first its message carries) unless the watcher reads
     no timestamps (``observe_timestamps=False``) or not that delta's type: then it takes
     the lane unseen, as untimed ones do.
+
+    ``times=False`` records no times: runs keep no ``started_at``, ``ended_at`` or
+    ``duration_ms`` and :attr:`Transcript.times` stays empty. Timestamps are still
+    checked; nothing else changes. For a caller that reads only the conversation (the
+    ragas drop-in), it saves a tenth of a timed stream's fold.
     """
 
     def __init__(
@@ -98,8 +103,10 @@ class Collector:
         observe: Callable[[Event], None] | None = None,
         observe_types: Iterable[str] | None = None,
         observe_timestamps: bool = True,
+        times: bool = True,
     ) -> None:
         self._run_input = run_input
+        self._times = times
         self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
         self.limits = limits if limits is not None else DEFAULT_LIMITS
@@ -132,6 +139,7 @@ class Collector:
             max_text_chars=self.limits.max_text_chars,
             max_state_bytes=self.limits.max_state_bytes,
             chunk_marks=self._pipeline.chunks.marks,
+            times=self._times,
         )
         self._closed = False
         self._run_starts: RunStarts | None = None  # the index the passing views share
@@ -203,7 +211,7 @@ class Collector:
                     if (route is not None and route.append(delta, index)) or self._plain_delta(
                         kind, item_id, delta, index
                     ):
-                        if size != _PLAIN_DELTA_KEYS:  # timed
+                        if size != _PLAIN_DELTA_KEYS and self._times:  # timed
                             self._reducer.note_delta_time(kind, item_id, event["timestamp"])
                         return
             elif kind in _CHUNK_TYPES:
@@ -253,7 +261,7 @@ class Collector:
             if (
                 not timed or (run.kind in self._timed_lane_types and all_millisecond_stamps(stamps))
             ) and route.append(run.joined(), index + last):
-                if timed:
+                if timed and self._times:
                     # The last time: the first event was timed as it came, and those
                     # between change nothing the last does not.
                     self._reducer.note_delta_time(run.kind, run.item_id, stamps[-1])
@@ -498,6 +506,7 @@ def reading_collector(
     run_input: RunInput | list[RunInput] | None,
     client_tools: Iterable[str] | None,
     strict: bool,
+    times: bool = True,
 ) -> Collector:
     """A collector fed by ``reader``, with the reader's limits.
 
@@ -510,6 +519,7 @@ def reading_collector(
         strict=strict,
         sink=reader.sink,
         limits=reader.limits,
+        times=times,
     )
     collector._pipeline.intake = reader.intake
     return collector

@@ -84,12 +84,19 @@ def _import_ag_ui_core() -> Any:
 
 
 def watched_collector(metadata: bool) -> tuple[RagasWatch, Collector]:
-    """A fold and the watch it shows its events to (all of them with ``metadata``)."""
+    """A fold and the watch it shows its events to (all of them with ``metadata``).
+
+    The fold records no times: ragas messages carry none, and the metadata's
+    timestamps are the watch's.
+    """
     watch = RagasWatch()
     if metadata:
-        return watch, Collector(observe=watch.observe)
+        return watch, Collector(observe=watch.observe, times=False)
     return watch, Collector(
-        observe=watch.observe_ends, observe_types=ENDS_TYPES, observe_timestamps=False
+        observe=watch.observe_ends,
+        observe_types=ENDS_TYPES,
+        observe_timestamps=False,
+        times=False,
     )
 
 

@@ -305,6 +305,7 @@ class Reducer:
         "_stated",
         "_stretch",
         "_text",
+        "_timed",
         "_unchecked",
         "call_aliases",
         "calls_replaced",
@@ -328,6 +329,7 @@ class Reducer:
         max_text_chars: int | None = None,
         max_state_bytes: int | None = None,
         chunk_marks: ChunkMarks | None = None,
+        times: bool = True,
     ) -> None:
         self.sink = sink
         #: The tools the client executes, when the caller says (else each run's input).
@@ -361,6 +363,8 @@ class Reducer:
         #: The first and last event timestamp (ms since the epoch) naming each message
         #: (by id) and each tool call (by its record's id): filled only by timed events.
         self.times = ItemTimes()
+        # Whether timestamps date the runs and fill self.times (Collector's times=).
+        self._timed = times
         # The messages, in the reference client's order, with their indexes.
         self._list = MessageList()
         # The held message each input message was found to be (see .restated).
@@ -505,7 +509,7 @@ class Reducer:
             handler(event)
         if self._run is not None:
             self._run.last_event_index = index
-        if "timestamp" in event:
+        if self._timed and "timestamp" in event:
             self._note_time(event, kind)
 
     def _note_time(self, event: Event, kind: str) -> None:

@@ -340,6 +340,54 @@ def _keyed_from_first_delta(events: list[Any]) -> list[Any]:
     return out
 
 
+def _untimed(summary: dict[str, Any]) -> dict[str, Any]:
+    """A fold's summary as it is without times: undated runs, no item times."""
+    runs = [{**run, "started_at": None, "ended_at": None} for run in summary["runs"]]
+    return {**summary, "runs": runs, "times": ({}, {})}
+
+
+def _timed_and_not(fed: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    return _summary(fed(True)), _summary(fed(False))
+
+
+@pytest.mark.parametrize("events", STREAMS)
+def test_a_fold_without_times_differs_only_in_its_times(events: list[Any]) -> None:
+    """``times=False`` loses the runs' and items' times and nothing else, runs included.
+
+    Lines (the reader's runs) and SDK objects (the intake's), timestamps good and bad.
+    """
+
+    def from_lines(data: bytes) -> Any:
+        def fed(times: bool) -> Transcript:
+            stream = read_events(data)
+            collector = reading_collector(
+                stream.reader, run_input=None, client_tools=None, strict=False, times=times
+            )
+            collector.feed_stream(stream)
+            return collector.finish()
+
+        return fed
+
+    def from_objects(items: list[Any]) -> Any:
+        def fed(times: bool) -> Transcript:
+            collector = Collector(times=times)
+            collector.feed_items(items)
+            return collector.finish()
+
+        return fed
+
+    folds = [from_lines(data) for data in _variants(events, len(events))]
+    folds += [from_objects(items) for items in _object_variants(events, len(events))]
+    for n, fed in enumerate(folds):
+        with_times, without = _timed_and_not(fed)
+        assert without == _untimed(with_times), n
+    # Every event timed: each run the fold holds is dated, and only without times not.
+    stamped = [{**e, "timestamp": 1_700_000_000_000 + n} for n, e in enumerate(events)]
+    with_times, without = _timed_and_not(from_lines(_jsonl(stamped)))
+    assert without == _untimed(with_times)
+    assert all(run["started_at"] is not None for run in with_times["runs"])
+
+
 class _Observed:
     """An observer that keeps a copy of every event it is shown."""
 
