@@ -212,7 +212,7 @@ class _Other:
 _Item = _Text | _Call | _Result | _Other
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class _Batch:
     """Calls emitted in one assistant message, waiting for their results."""
 
@@ -220,6 +220,19 @@ class _Batch:
     key: str
     open: list[str]
     accepting: bool = True
+
+    def __init__(
+        self, message: AssistantMessage, key: str, open: list[str], accepting: bool = True
+    ) -> None:
+        # Written out: one per assistant message with calls, and the compiled build
+        # makes a class native only with its constructor written (see architecture).
+        self.message = message
+        self.key = key
+        self.open = open
+        self.accepting = accepting
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt_from_fields(self)
 
 
 @dataclass(slots=True)

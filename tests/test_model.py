@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from agui_transcripts import fold, model
+from agui_transcripts import fold, model, projection
 from agui_transcripts.model import (
     ActivityMessage,
     AssistantMessage,
@@ -375,6 +375,12 @@ WRITTEN_OUT_VALUES: dict[type[Any], dict[str, Any]] = {
     model.TextSegment: {"seq": 4, "stretch": 2, "_text": model._Text("hi")},
     model.ItemTimes: {"messages": {"m1": [1.0, 2.0]}, "calls": {"c1": [1.5, 1.5]}},
     Match: {"held": 3, "kind": "call"},
+    projection._Batch: {
+        "message": AssistantMessage("a1", "hi"),
+        "key": "a1",
+        "open": ["c1"],
+        "accepting": False,
+    },
     Reconciled: {"matches": [None, Match(0, "id")], "aliases": {"c2": "c1"}},
 }
 
