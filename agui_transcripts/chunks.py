@@ -106,7 +106,8 @@ def continuation_name(event: Event, size: int | None = None) -> ContinuationName
     That is, besides its type and delta, at most its item's id and its lane
     (``subagentRunId``), as strings; each absent one is named by a marker. Two such chunks
     with one name continue the same stream while the layer's streams stay as they are.
-    None for any other event. ``size`` as for :meth:`ChunkNormalizer.plain_continuation`.
+    None for any other event. ``size``: how many of the event's keys count (keys no
+    AG-UI event defines do not; all of them when not given).
     """
     kind = _CHUNK_KIND.get(event["type"])
     if kind is None:
@@ -274,24 +275,14 @@ class ChunkNormalizer:
         """
         return not self._lanes and not self._last_closed
 
-    def plain_continuation(
-        self, event: Event, size: int | None = None
-    ) -> tuple[str, str, object] | None:
-        """What a chunk holding only a delta continues, when nothing about it is special.
-
-        For a chunk whose fields are its delta, perhaps the id of the stream
-        it continues and perhaps that stream's lane: ``(content type, item id, tag)`` of
-        the CONTENT/ARGS event :meth:`feed` would emit (tag ``None`` when untagged); the
-        stream stays as it is. None when :meth:`feed` must decide (anything else): a
-        reaction of :meth:`feed` to such a chunk must make this return None for it.
-        ``size``: how many of the event's keys count (keys no AG-UI event defines do not;
-        all of them when not given).
-        """
-        name = continuation_name(event, size)
-        return None if name is None else self.resolve_continuation(name)
-
     def resolve_continuation(self, name: ContinuationName) -> tuple[str, str, object] | None:
-        """:meth:`plain_continuation` of a chunk with this :func:`continuation_name`."""
+        """What a chunk with this :func:`continuation_name` continues, if nothing is special.
+
+        ``(content type, item id, tag)`` of the CONTENT/ARGS event :meth:`feed` would emit
+        for it (tag ``None`` when untagged); the stream stays as it is. None when
+        :meth:`feed` must decide: a reaction of :meth:`feed` to such a chunk must make
+        this return None for it.
+        """
         kind, item_id, tag = name
         if item_id is not _MISSING:
             stream = self._open.get((kind, cast(str, item_id)))
