@@ -26,12 +26,11 @@ __all__ = ["MessageList", "Node"]
 _SCANNED_CALLS = 8
 
 
-_ASIDE = (ReasoningMessage, ActivityMessage)
-
-
 def kept_aside(message: Message) -> bool:
     """Reasoning and activity: what a snapshot that carries none of that kind keeps."""
-    return isinstance(message, _ASIDE)
+    # (The classes written out, not a tuple held in a global: compiled, a written-out
+    # tuple is two type comparisons, a global one a lookup and a generic isinstance.)
+    return isinstance(message, (ReasoningMessage, ActivityMessage))
 
 
 class Node:
@@ -44,10 +43,11 @@ class Node:
 
     __slots__ = ("message", "next", "onext", "oprev", "prev")
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: Message, prev: Node, next: Node) -> None:
+        # Born linked between ``prev`` and ``next`` (they are not told), in no other ring.
         self.message = message
-        self.prev: Node = self
-        self.next: Node = self
+        self.prev = prev
+        self.next = next
         self.oprev: Node = self
         self.onext: Node = self
 
@@ -294,26 +294,35 @@ class MessageList:
 
     def insert_after(self, anchor: Node, message: Message) -> Node:
         """Add a message right after ``anchor``."""
-        appended = anchor is self._head.prev
-        node = self._link_after(anchor, Node(message))
-        cached = self._cached
-        if appended and cached is not None:
-            cached.append(message)  # still the list in order: no walk to list it again
+        following = anchor.next
+        node = Node(message, anchor, following)
+        following.prev = anchor.next = node
+        head = self._head
+        appended = following is head
+        if appended:
+            cached = self._cached
+            if cached is not None:
+                cached.append(message)  # still the list in order: no walk to list it again
         else:
             self._cached = None
         self._by_id.setdefault(message.id, node)
         self._size += 1
         if isinstance(message, ToolMessage):
-            self._answers.setdefault(message.tool_call_id, []).append(node)
-        elif isinstance(message, _ASIDE):
+            answers = self._answers
+            held = answers.get(message.tool_call_id)
+            if held is None:
+                answers[message.tool_call_id] = [node]
+            else:
+                held.append(node)
+        elif isinstance(message, (ReasoningMessage, ActivityMessage)):
             self._asides += 1
             return node
         # Appended, the node follows every other one; after another, that one.
-        other = self._head.oprev if appended else self._other_before(node)
+        other = head.oprev if appended else self._other_before(node)
         node.oprev = other  # _link_other, inlined: every message added passes here
-        node.onext = other.onext
-        other.onext.oprev = node
-        other.onext = node
+        following = other.onext
+        node.onext = following
+        following.oprev = other.onext = node
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:
@@ -398,13 +407,12 @@ class MessageList:
                 first.prev = last
                 last = end
                 continue
-            node = Node(message)
-            node.prev = last
+            node = Node(message, last, head)
             last.next = node
             last = node
             added += 1
             by_id.setdefault(message.id, node)
-            if isinstance(message, _ASIDE):
+            if isinstance(message, (ReasoningMessage, ActivityMessage)):
                 aside += 1
                 continue
             node.oprev = other
