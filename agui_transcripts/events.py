@@ -30,6 +30,7 @@ from typing import Any, Final, NamedTuple
 
 from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
+from .delta_runs import DELTA_ID_KEYS
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
 from .restated import SharedMessages
@@ -132,6 +133,9 @@ _NESTED_TYPES: Final = frozenset(
 _SLOW_TYPES: Final = _NESTED_TYPES | {"REASONING_MESSAGE_START"} | frozenset(_TYPE_ALIASES)
 # The rest: a dict of one of these with canonical keys and no null is already canonical.
 _FAST_TYPES: Final = EVENT_TYPES - _SLOW_TYPES
+# The same types, each with the key naming the item it extends if it is a delta the
+# delta lane takes (DELTA_ID_KEYS), else "": what :meth:`EventIntake.decode` notes.
+_FAST_LANE_KEYS: Final = {kind: DELTA_ID_KEYS.get(kind, "") for kind in _FAST_TYPES}
 
 # A lenient repair that needs the full rewrite even when the keys look canonical: the
 # field a TOOL_CALL_RESULT may lack (its messageId, minted), and the spellings of one type
@@ -452,6 +456,7 @@ class EventIntake:
         "_thinking_message",
         "_thinking_span",
         "count",
+        "lane_key",
         "shared",
         "sink",
         "stopped",
@@ -466,6 +471,10 @@ class EventIntake:
     ) -> None:
         self.sink = sink if sink is not None else DiagnosticSink(strict=strict)
         self.count = 0
+        #: After :meth:`decode` returned an event: the key naming its item if it is a
+        #: delta of a type the delta lane takes, else "" (so a reader asks no more of
+        #: the event to know whether it may open a run).
+        self.lane_key = ""
         self._max_events = bound(max_events)
         #: True once the event limit was reached: nothing more is read.
         self.stopped = False
@@ -573,6 +582,7 @@ class EventIntake:
         scanned), so it is not scanned again. ``value``: ``data`` decoded already, by a
         reader that looked at it first (:data:`UNDECODED` if it is not JSON).
         """
+        self.lane_key = ""
         index = self.count
         if index >= self._max_events:
             self._stop(index, line)
@@ -582,36 +592,38 @@ class EventIntake:
             try:
                 value = _loads(data)
             except JSONDecodeError:
-                return self._from_json(data, index, line)
+                return self._lane_noted(self._from_json(data, index, line))
         elif value is UNDECODED:
-            return self._from_json(data, index, line)
+            return self._lane_noted(self._from_json(data, index, line))
         if type(value) is dict:
             kind = value.get("type")
-            if (
-                type(kind) is str
-                and (
+            # Cheaper than scanning the values for None. (find, not `in`: bytes' `in`
+            # first tries its operand as an int, an exception per call.)
+            if type(kind) is str and (plain or data.find(b"null") < 0):
+                lane_key = _FAST_LANE_KEYS.get(kind)
+                if lane_key is not None:
                     # A flat type's keys: AG-UI's, or a recorder's own already reported
                     # (kept on the event, read by nobody, as the full rewrite keeps them).
-                    (
-                        kind in _FAST_TYPES
-                        and (_is_canonical_key_set(value) or self._readable.issuperset(value))
-                    )
+                    if _is_canonical_key_set(value) or self._readable.issuperset(value):
+                        self.lane_key = lane_key
+                        return value
+                elif (
                     # A result or run end holding no structure: nothing to rewrite inside
                     # (unless a lenient repair applies).
-                    or (
-                        kind in _NESTED_TYPES
-                        and _holds_no_structure(value)
-                        and (kind not in _REPAIRED_TYPES or self._as_sent(kind, value))
-                        and _is_canonical_key_set(value)
-                    )
-                )
-                # Cheaper than scanning the values for None. (find, not `in`: bytes'
-                # `in` first tries its operand as an int, an exception per call.)
-                and (plain or data.find(b"null") < 0)
-            ):
-                return value
-            return self._from_mapping(value, index, line, from_object=False)
-        return self._from_json(data, index, line)
+                    kind in _NESTED_TYPES
+                    and _holds_no_structure(value)
+                    and (kind not in _REPAIRED_TYPES or self._as_sent(kind, value))
+                    and _is_canonical_key_set(value)
+                ):
+                    return value
+            return self._lane_noted(self._from_mapping(value, index, line, from_object=False))
+        return self._lane_noted(self._from_json(data, index, line))
+
+    def _lane_noted(self, event: Event | None) -> Event | None:
+        """A rewritten event, its :attr:`lane_key` noted (the fast path notes its own)."""
+        if event is not None:
+            self.lane_key = DELTA_ID_KEYS.get(event["type"], "")
+        return event
 
     def _as_sent(self, kind: str, event: dict[str, Any]) -> bool:
         """Whether no lenient repair applies to an event whose keys look canonical."""

@@ -253,7 +253,8 @@ class EventReader:
                         if intake.stopped:
                             return
                         continue
-                    if opener is not None and event["type"] in DELTA_ID_KEYS:
+                    # (The intake noted whether the event is a delta the lane takes.)
+                    if opener is not None and intake.lane_key:
                         lone = event
                         lone_index = index
                     else:
