@@ -738,10 +738,11 @@ class EventStream:
         elif isinstance(source, (bytes, bytearray, memoryview)):
             blocks = bounded_blocks(io.BytesIO(bytes(source)), limit, document)
         if blocks is not None:
-            if timed_kinds is None:
-                yield from reader._feed_blocks(blocks)
-            else:
-                yield from reader.lane_blocks(blocks, timed_kinds)
+            # The generator itself, not a method that returns it: compiled, a
+            # ``yield from`` a native generator resumes it directly, every event.
+            yield from reader._read_blocks(
+                blocks, None if timed_kinds is None else RunOpener(timed_kinds, reader.intake)
+            )
         elif isinstance(source, str):
             for text in io.StringIO(source, newline=""):
                 yield from reader.feed_line(text)
