@@ -28,7 +28,7 @@ opener's value; explicit and chunk spellings of one item are merged.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final, TypedDict, cast
+from typing import Any, Final, TypedDict
 
 from .diagnostics import DiagnosticSink
 from .events import Event, EventIntake, json_kind
@@ -284,14 +284,16 @@ class ChunkNormalizer:
         this return None for it.
         """
         kind, item_id, tag = name
-        if item_id is not _MISSING:
-            stream = self._open.get((kind, cast(str, item_id)))
+        # (A name's id and lane are each a string or the marker: isinstance narrows them
+        # as cast would, without a call in pure Python.)
+        if isinstance(item_id, str):
+            stream = self._open.get((kind, item_id))
             if stream is None or (tag is not _MISSING and tag != stream.lane):
                 return None
-        elif tag is _MISSING:
-            stream = self._lanes.get(None)
+        elif isinstance(tag, str):
+            stream = self._lanes.get(tag)
         else:
-            stream = self._lanes.get(cast(str, tag))
+            stream = self._lanes.get(None)
         if stream is None or stream.kind != kind:
             return None
         if tag is _MISSING:
