@@ -14,18 +14,11 @@ come apart (see :meth:`~agui_transcripts.collector.Collector.feed_run`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
-from .schema import CANONICAL_KEYS
+from .schema import CANONICAL_KEYS, DELTA_ID_KEYS
 
 __all__ = ["DELTA_ID_KEYS", "DeltaRun", "ObjectRun", "RunOpener", "plain_keys"]
-
-DELTA_ID_KEYS: Final = {
-    "TEXT_MESSAGE_CONTENT": "messageId",
-    "REASONING_MESSAGE_CONTENT": "messageId",
-    "TOOL_CALL_ARGS": "toolCallId",
-}
-"""The delta events the lane takes, with the key naming the item each extends."""
 
 
 def plain_keys(event: dict[str, Any], id_key: str, timed: bool) -> bool:

@@ -30,13 +30,13 @@ from typing import Any, Final, NamedTuple
 
 from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
-from .delta_runs import DELTA_ID_KEYS
 from .diagnostics import DECODE_CODES, DiagnosticSink, EventDecodeError
 from .limits import bound
 from .restated import SharedMessages
 from .schema import (
     CANONICAL_KEYS,
     COMMON,
+    DELTA_ID_KEYS,
     EVENTS,
     FIELD_ALIASES,
     FieldAlias,

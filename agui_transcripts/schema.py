@@ -15,6 +15,7 @@ __all__ = [
     "CAMEL_FIELDS",
     "CANONICAL_KEYS",
     "COMMON",
+    "DELTA_ID_KEYS",
     "EVENTS",
     "FIELD_ALIASES",
     "EventShape",
@@ -226,6 +227,13 @@ CAMEL_FIELDS: Final = frozenset(
 #: Every key an AG-UI 1.0 event defines at its top level (a flat event's whole set);
 #: others are a recorder's or producer's own.
 CANONICAL_KEYS: Final = frozenset({"type"} | field_names() | CAMEL_FIELDS)
+
+DELTA_ID_KEYS: Final = {
+    "TEXT_MESSAGE_CONTENT": "messageId",
+    "REASONING_MESSAGE_CONTENT": "messageId",
+    "TOOL_CALL_ARGS": "toolCallId",
+}
+"""The delta events the delta lane takes, with the key naming the item each extends."""
 
 
 def snake_case(name: str) -> str:

@@ -24,7 +24,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from agui_transcripts import Collector, Limits, ProtocolError, Transcript, _lines, fold, read_events
 from agui_transcripts.collector import reading_collector
-from agui_transcripts.delta_runs import DeltaRun, ObjectRun
+from agui_transcripts.delta_runs import DELTA_ID_KEYS, DeltaRun, ObjectRun
+from agui_transcripts.events import EventIntake
 
 from .builds import requires_interpreted
 from .lane import without_lane
@@ -191,6 +192,33 @@ def test_strict_mode_raises_at_the_same_delta() -> None:
     with pytest.raises(ProtocolError) as by_run:
         fold(data, strict=True)
     assert str(by_run.value) == str(by_event.value)
+
+
+def _with_nulls(data: bytes, seed: int) -> bytes:
+    """Some lines given a null (read as absent: the intake rewrites those events)."""
+    rng = random.Random(seed)
+    lines = [
+        line[:-1] + b', "_gone": null}' if line.endswith(b"}") and rng.random() < 0.2 else line
+        for line in data.splitlines()
+    ]
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize("events", STREAMS[::2])
+def test_the_intake_notes_exactly_the_lane_deltas_it_decodes(events: list[Any]) -> None:
+    # What the JSONL loop asks instead of looking each event's type up: taken as it is,
+    # rewritten, not JSON or dropped, the note is the lane's id key for its deltas only.
+    for data in _variants(events, seed=5):
+        for variant in (data, _with_nulls(data, seed=5)):
+            intake = EventIntake()
+            noted = set()
+            for raw in variant.splitlines():
+                event = intake.decode(raw)
+                expected = "" if event is None else DELTA_ID_KEYS.get(event["type"], "")
+                assert intake.lane_key == expected, raw
+                noted.add(expected)
+            deltas = {DELTA_ID_KEYS[e["type"]] for e in events if e.get("type") in DELTA_ID_KEYS}
+            assert noted == deltas | {""}
 
 
 def _runs(data: bytes) -> list[DeltaRun]:
