@@ -26,7 +26,7 @@ import enum
 import typing
 from collections.abc import Mapping
 from types import UnionType
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from ._codec import JSONDecodeError, loads, stdlib_loads
 from ._dump import NOT_PLAIN, is_plain_model, json_value
@@ -261,18 +261,32 @@ def _omittable_keys(cls: type) -> frozenset[str]:
     return cached
 
 
-class _ModelPlan(NamedTuple):
-    """How to read one SDK event class's fields without ``model_dump``."""
+class _ModelPlan:
+    """How to read one SDK event class's fields without ``model_dump``.
 
-    kind: str
-    wire: dict[str, str]  # field name -> wire name
-    structured: frozenset[str]  # wire names whose value may be a structure
-    # Wire names whose None would be a value, not absence (a tuple: checked one by one,
-    # cheaper than a set's issubset of a dict, which builds the intersection first).
-    required: tuple[str, ...]
-    # Whether the fields read (no None, no structure) are a canonical event as they are:
-    # canonical wire names, and a type with nothing further to check or rewrite.
-    canonical: bool
+    A plain class with its constructor written out, not a named tuple: compiled, its
+    fields are read natively at every event, where a named tuple's are looked up.
+    """
+
+    __slots__ = ("canonical", "kind", "required", "structured", "wire")
+
+    def __init__(
+        self,
+        kind: str,
+        wire: dict[str, str],
+        structured: frozenset[str],
+        required: tuple[str, ...],
+        canonical: bool,
+    ) -> None:
+        self.kind = kind
+        self.wire = wire  # field name -> wire name
+        self.structured = structured  # wire names whose value may be a structure
+        # Wire names whose None would be a value, not absence (a tuple: checked one by
+        # one, cheaper than a set's issubset of a dict, which builds the intersection).
+        self.required = required
+        # Whether the fields read (no None, no structure) are a canonical event as they
+        # are: canonical wire names, and a type with nothing further to check or rewrite.
+        self.canonical = canonical
 
 
 _ATOMIC_TYPES: Final = (str, int, float, bool, type(None))
@@ -317,7 +331,7 @@ def _model_plan(cls: type) -> _ModelPlan | None:
     return _ModelPlan(kind, wire, frozenset(structured), tuple(sorted(required)), canonical)
 
 
-_MODEL_PLANS: dict[type, _ModelPlan | None] = {}
+_MODEL_PLANS: Final[dict[type, _ModelPlan | None]] = {}
 
 
 def sdk_event_kind(item: object) -> str:
@@ -350,7 +364,9 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool, dict[str, Any
         plan = _MODEL_PLANS[cls] = _model_plan(cls)
     if plan is None:
         return None
-    kind, wire, structured, required, canonical = plan
+    wire = plan.wire
+    structured = plan.structured
+    canonical = plan.canonical
     fields: dict[str, Any] = {}
     for name, value in item.__dict__.items():
         if value is not None:
@@ -363,9 +379,10 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool, dict[str, Any
                     return None  # ... or model_dump itself
                 canonical = False  # it may need rewriting
             fields[key] = value
-    for key in required:
+    for key in plan.required:
         if key not in fields:
             return None  # a None to keep, for the verifier to judge
+    kind = plan.kind
     fields["type"] = kind
     extra = getattr(item, "__pydantic_extra__", None)
     if not extra:
