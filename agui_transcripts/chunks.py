@@ -64,7 +64,7 @@ _EXPLICIT_KIND: Final = {
     **{name: kind for kind, name in _END.items()},
 }
 # Fields a continuation may repeat, with the value an opener that omits them has (C11).
-_REPEATABLE: dict[str, tuple[tuple[str, str | None], ...]] = {
+_REPEATABLE: Final[dict[str, tuple[tuple[str, str | None], ...]]] = {
     TEXT: (("role", "assistant"), ("name", None)),
     TOOL: (("toolCallName", None), ("parentMessageId", None)),
     REASONING: (),

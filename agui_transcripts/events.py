@@ -58,7 +58,7 @@ Event = dict[str, Any]
 
 # The fields each AG-UI 1.0 event type may carry without them being required (from the
 # one table of event shapes): an absent one and a null one read the same.
-_OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+_OPTIONAL_FIELDS: Final[dict[str, frozenset[str]]] = {
     kind: frozenset(
         [field.name for field in (*COMMON, *shape.fields) if not field.required]
         + (["subagentRunId"] if shape.attributed else [])
@@ -67,7 +67,7 @@ _OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
 }
 
 #: The 31 event types of AG-UI 1.0.
-EVENT_TYPES: frozenset[str] = frozenset(_OPTIONAL_FIELDS)
+EVENT_TYPES: Final[frozenset[str]] = frozenset(_OPTIONAL_FIELDS)
 
 # Nulls that stay: data values (state, custom values, raw payloads, results), and the two
 # fields whose null the verifier must see (C6: ``delta: null`` is malformed; C24/V5:
@@ -83,7 +83,7 @@ _NULL_GRANDFATHERED: Final = {
     "TOOL_CALL_CHUNK": frozenset({"parentMessageId"}),
     "RUN_FINISHED": frozenset({"outcome"}),
 }
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 _KEEP_NULL: Final = {"outcome": frozenset({"subagentRunId"})}
 
 # The other spellings of fields (the one table, in schema.py): those of every type (also
@@ -245,7 +245,7 @@ def _normalize_structure(
 
 _FAILED: Final = object()
 
-_OMITTABLE_CACHE: dict[type, frozenset[str]] = {}
+_OMITTABLE_CACHE: Final[dict[type, frozenset[str]]] = {}
 
 
 def _omittable_keys(cls: type) -> frozenset[str]:

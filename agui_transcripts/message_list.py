@@ -10,6 +10,7 @@ and answers lookups.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from .model import (
     ActivityMessage,
@@ -23,7 +24,7 @@ from .model import (
 __all__ = ["MessageList", "Node"]
 
 # Messages with more parallel calls than this find a call by index rather than by a scan.
-_SCANNED_CALLS = 8
+_SCANNED_CALLS: Final = 8
 
 
 def kept_aside(message: Message) -> bool:
@@ -69,7 +70,7 @@ class _Ring(Node):
 
 # The sentinel of every released list, and where unlinked nodes point: an empty ring,
 # shared, that nothing is ever linked after.
-_RELEASED = _Ring()
+_RELEASED: Final = _Ring()
 
 
 class MessageList:

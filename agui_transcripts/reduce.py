@@ -67,7 +67,7 @@ _CALL_EVENTS: Final = frozenset(
     {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK"}
 )
 
-_TEXT_CLASSES: dict[object, type[TextMessage]] = {
+_TEXT_CLASSES: Final[dict[object, type[TextMessage]]] = {
     "developer": DeveloperMessage,
     "system": SystemMessage,
     "user": UserMessage,

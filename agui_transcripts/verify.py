@@ -45,7 +45,7 @@ _STR, _OBJ, _ARR, _BOOL, _NUM, _STR_OR_ARR = "string", "object", "array", "boole
 _ANY: Final = "any"
 _Spec = tuple[tuple[str, str, bool], ...]
 _KIND_NAMES: Final = {"string|array": _STR_OR_ARR}
-_FIELDS: dict[str, _Spec] = {
+_FIELDS: Final[dict[str, _Spec]] = {
     kind: tuple(
         (field.name, _KIND_NAMES.get(field.kind, field.kind), field.required)
         for field in (*COMMON, *shape.fields)
@@ -56,7 +56,7 @@ _FIELDS: dict[str, _Spec] = {
 
 # The exact Python types that pass each check at once (the common case); any other value
 # takes _kind_matches, which also rejects booleans posing as numbers.
-_EXACT_TYPES: dict[str, frozenset[type]] = {
+_EXACT_TYPES: Final[dict[str, frozenset[type]]] = {
     _STR: frozenset({str}),
     _OBJ: frozenset({dict}),
     _ARR: frozenset({list}),
