@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 __all__ = ["NOT_PLAIN", "is_plain_model", "json_value"]
 
@@ -26,9 +26,14 @@ _OMITTING_SERIALIZER: Final = "_omit_fields_without_value"
 _MAX_DEPTH: Final = 64  # deeper values are left to model_dump
 
 
-class _Plan(NamedTuple):
-    wire: dict[str, str]  # field name -> serialized name
-    omittable: frozenset[str]  # fields whose None is dropped
+class _Plan:
+    """How to dump one model class (a plain class: compiled, its fields read natively)."""
+
+    __slots__ = ("omittable", "wire")
+
+    def __init__(self, wire: dict[str, str], omittable: frozenset[str]) -> None:
+        self.wire = wire  # field name -> serialized name
+        self.omittable = omittable  # fields whose None is dropped
 
 
 _PLANS: Final[dict[type, _Plan | None]] = {}
@@ -79,7 +84,8 @@ def _model(item: Any, depth: int) -> Any:
     plan = _plan_of(type(item))
     if plan is None or getattr(item, "__pydantic_extra__", None):
         return NOT_PLAIN
-    wire, omittable = plan
+    wire = plan.wire
+    omittable = plan.omittable
     out: dict[str, Any] = {}
     for name, value in item.__dict__.items():
         key = wire.get(name)

@@ -1103,7 +1103,7 @@ class ToolCallRecord:
 
 #: Metadata key that marks a synthetic result: ``metadata[SYNTHETIC_KEY] = {"reason": ...}``
 #: (the projection writes it; the views read it).
-SYNTHETIC_KEY = "agui_transcripts.synthetic"
+SYNTHETIC_KEY: Final = "agui_transcripts.synthetic"
 
 
 def is_synthetic(message: Message) -> bool:

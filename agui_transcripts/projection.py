@@ -27,7 +27,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from copy import copy as shallow_copy
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ._gc import holds_gc
 from .diagnostics import RULES, Diagnostic
@@ -71,7 +71,7 @@ __all__ = [
 Policy = Literal["synthesize", "trim", "keep", "raise"]
 #: Where subagent turns go in a projection (see :func:`project`).
 Subagents = Literal["inline", "exclude", "apart"]
-_SUBAGENT_CHOICES: tuple[str, ...] = ("inline", "exclude", "apart")
+_SUBAGENT_CHOICES: Final[tuple[str, ...]] = ("inline", "exclude", "apart")
 
 
 class ProjectionError(ValueError):

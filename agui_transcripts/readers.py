@@ -56,8 +56,8 @@ Source = Union[
     str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[Any], HasIterBytes, Iterable[Any]
 ]
 
-_SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\r", b"data\n", b"data")
-_READ_SIZE = 1 << 16
+_SSE_FIELDS: Final = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\r", b"data\n", b"data")
+_READ_SIZE: Final = 1 << 16
 
 
 class EventReader:
@@ -540,9 +540,6 @@ def _released(held: DeltaRun) -> Indexed | DeltaRun:
     return (held.index, held.events[0]) if held.length() == 1 else held
 
 
-_TEXT_ITEMS: Final = (bytes, bytearray, memoryview, str)
-
-
 class ItemReader:
     """Reads event items one by one for a loop that takes runs of SDK deltas at once.
 
@@ -627,7 +624,7 @@ def item_runs(
                 continue
             yield _released(held)
             held = None
-        if text is not None and isinstance(item, _TEXT_ITEMS):
+        if text is not None and isinstance(item, (bytes, bytearray, memoryview, str)):
             yield from text(item)
         else:
             index, event, held = reader.read(item)

@@ -19,7 +19,7 @@ run adds:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["SharedMessages", "StatedMessages", "same"]
 
@@ -27,7 +27,7 @@ Normalize = Callable[[Any, frozenset[str], int], Any]
 """How the intake normalizes a structure: ``(value, keep_null, depth) -> value``."""
 
 # The depth of a message inside a run input: input (0) > messages (1) > message (2).
-_MESSAGE_DEPTH = 2
+_MESSAGE_DEPTH: Final = 2
 
 
 class SharedMessages:
