@@ -284,16 +284,19 @@ class ChunkNormalizer:
         this return None for it.
         """
         kind, item_id, tag = name
-        # (A name's id and lane are each a string or the marker: isinstance narrows them
-        # as cast would, without a call in pure Python.)
-        if isinstance(item_id, str):
+        # (A name's id and lane are each a string or the marker. The bare name, most
+        # continuations, is told by identity; isinstance narrows the others as cast
+        # would, without a call in pure Python.)
+        if item_id is _MISSING and tag is _MISSING:
+            stream = self._lanes.get(None)
+        elif isinstance(item_id, str):
             stream = self._open.get((kind, item_id))
             if stream is None or (tag is not _MISSING and tag != stream.lane):
                 return None
         elif isinstance(tag, str):
             stream = self._lanes.get(tag)
         else:
-            stream = self._lanes.get(None)
+            return None  # (not a name continuation_name gives)
         if stream is None or stream.kind != kind:
             return None
         if tag is _MISSING:
