@@ -321,9 +321,9 @@ class MessageList:
         # Appended, the node follows every other one; after another, that one.
         other = head.oprev if appended else self._other_before(node)
         node.oprev = other  # _link_other, inlined: every message added passes here
-        following = other.onext
-        node.onext = following
-        following.oprev = other.onext = node
+        other_next = other.onext
+        node.onext = other_next
+        other_next.oprev = other.onext = node
         return node
 
     def move_after(self, anchor: Node, node: Node) -> Node:

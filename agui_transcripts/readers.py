@@ -164,22 +164,16 @@ class EventReader:
         """
         return self._read_blocks(blocks, None)  # type: ignore[return-value]  # (no runs)
 
-    def lane_blocks(
-        self, blocks: Iterable[tuple[Iterable[bytes], bool]], timed_kinds: frozenset[str]
-    ) -> Iterator[Indexed | DeltaRun]:
-        """:meth:`_feed_blocks` with the delta lane: plain deltas come as runs.
-
-        Consecutive plain deltas of one item with the same keys come as one
-        :class:`~agui_transcripts.delta_runs.DeltaRun`. ``timed_kinds``: the delta types
-        whose timed deltas may form runs (the collector's say). A run ends before any
-        other line, so diagnostics keep their order.
-        """
-        return self._read_blocks(blocks, RunOpener(timed_kinds, self.intake))
-
     def _read_blocks(
         self, blocks: Iterable[tuple[Iterable[bytes], bool]], opener: RunOpener | None
     ) -> Iterator[Indexed | DeltaRun]:
-        """The JSONL loop of :meth:`_feed_blocks`; runs opened by ``opener``, if given."""
+        """The JSONL loop of :meth:`_feed_blocks`, with the delta lane if ``opener`` is given.
+
+        With it, consecutive plain deltas of one item with the same keys come as one
+        :class:`~agui_transcripts.delta_runs.DeltaRun`; a run ends before any other
+        line, so diagnostics keep their order. (:class:`EventStream` resumes this
+        generator itself: compiled, a native generator is resumed directly.)
+        """
         intake = self.intake
         max_event = self._max_event
         max_events = intake.max_events
@@ -292,7 +286,8 @@ class EventReader:
     ) -> Iterator[Indexed | DeltaRun]:
         """:meth:`feed_items` with the delta lane: SDK objects' plain deltas come as runs.
 
-        See :func:`item_runs`; ``timed_kinds`` as for :meth:`lane_blocks`.
+        See :func:`item_runs`. ``timed_kinds``: the delta types whose timed deltas may
+        form runs (the collector's say).
         """
         return item_runs(items, self.intake, RunOpener(timed_kinds, self.intake), self._feed_text)
 
@@ -704,7 +699,9 @@ class EventStream:
     def with_delta_runs(self, timed_kinds: frozenset[str]) -> Iterator[Indexed | DeltaRun]:
         """:meth:`indexed`, with runs of plain deltas from a file or bytes as one item.
 
-        See :meth:`EventReader.lane_blocks`; other sources come event by event.
+        Consecutive plain deltas of one item with the same keys come as one
+        :class:`~agui_transcripts.delta_runs.DeltaRun`; other sources come event by
+        event. ``timed_kinds``: the delta types whose timed deltas may form runs.
         """
         if self._iterator is None:
             self._iterator = self._events(timed_kinds)
@@ -735,8 +732,6 @@ class EventStream:
         elif isinstance(source, (bytes, bytearray, memoryview)):
             blocks = bounded_blocks(io.BytesIO(bytes(source)), limit, document)
         if blocks is not None:
-            # The generator itself, not a method that returns it: compiled, a
-            # ``yield from`` a native generator resumes it directly, every event.
             yield from reader._read_blocks(
                 blocks, None if timed_kinds is None else RunOpener(timed_kinds, reader.intake)
             )
