@@ -599,9 +599,9 @@ class EventIntake:
         scanned), so it is not scanned again. ``value``: ``data`` decoded already, by a
         reader that looked at it first (:data:`UNDECODED` if it is not JSON).
         """
-        self.lane_key = ""
         index = self.count
         if index >= self._max_events:
+            self.lane_key = ""
             self._stop(index, line)
             return None
         self.count = index + 1
@@ -632,14 +632,14 @@ class EventIntake:
                     and (kind not in _REPAIRED_TYPES or self._as_sent(kind, value))
                     and _is_canonical_key_set(value)
                 ):
+                    self.lane_key = ""
                     return value
             return self._lane_noted(self._from_mapping(value, index, line, from_object=False))
         return self._lane_noted(self._from_json(data, index, line))
 
     def _lane_noted(self, event: Event | None) -> Event | None:
         """A rewritten event, its :attr:`lane_key` noted (the fast path notes its own)."""
-        if event is not None:
-            self.lane_key = DELTA_ID_KEYS.get(event["type"], "")
+        self.lane_key = "" if event is None else DELTA_ID_KEYS.get(event["type"], "")
         return event
 
     def _as_sent(self, kind: str, event: dict[str, Any]) -> bool:

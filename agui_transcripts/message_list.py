@@ -39,7 +39,8 @@ class Node:
 
     ``oprev`` and ``onext`` link the nodes of every other message (the sentinel too) in
     a second ring, in the same order: what a snapshot reads, never walking the reasoning
-    and activity it keeps (see :func:`kept_aside`).
+    and activity it keeps (see :func:`kept_aside`). The list links that ring only once
+    it holds such a message: until then the two rings would be one.
     """
 
     __slots__ = ("message", "next", "onext", "oprev", "prev")
@@ -114,11 +115,16 @@ class MessageList:
         # How many nodes the list holds, and how many of them reasoning or activity.
         self._size = 0
         self._asides = 0
+        # Whether the second ring (see Node) is linked: from the first reasoning or
+        # activity message on (while False, the list holds none and every node is other).
+        self._ringed = False
         # The node of the assistant message that declares each call id.
         self._call_owner: dict[str, Node] = {}
-        # The nodes holding a tool message, by the call id it answers (in insertion order).
-        self._answers: dict[str, list[Node]] = {}
-        # The messages as last listed; None once the list changed.
+        # The nodes holding a tool message, by the call id it answers (in insertion order):
+        # built when first asked (most folds never ask), kept up from then on.
+        self._answers: dict[str, list[Node]] | None = None
+        # The messages as last listed, kept up by appends; None once another change
+        # made it stale.
         self._cached: list[Message] | None = []
         # Counts removals and changes of kind, which can cut a run of results short.
         self._layout = 0
@@ -161,6 +167,9 @@ class MessageList:
         """The nodes of every message but reasoning and activity, in order."""
         found: list[Node] = []
         head = self._head
+        if not self._ringed:
+            found.extend(self.nodes())
+            return found
         node = head.onext
         while node is not head:
             found.append(node)
@@ -183,7 +192,7 @@ class MessageList:
         None when the next node is another message. Given the sentinel (:attr:`start`),
         the run the list begins with.
         """
-        if node.next is node.onext:
+        if not self._ringed or node.next is node.onext:
             return None
         return node.next, node.onext.prev
 
@@ -224,8 +233,19 @@ class MessageList:
         return self._call_owner.get(call_id)
 
     def answers(self, call_id: str) -> list[Node]:
-        """The nodes of the tool messages that answer this call id, as they were added."""
-        return self._answers.get(call_id, [])
+        """The nodes of the tool messages that answer this call id (in no promised order).
+
+        The index is built at the first question, from the list as it stands, and kept up
+        from then on: a fold that never asks pays nothing per result.
+        """
+        answers = self._answers
+        if answers is None:
+            answers = self._answers = {}
+            for node in self.others():  # (tool messages are never kept aside)
+                message = node.message
+                if isinstance(message, ToolMessage):
+                    answers.setdefault(message.tool_call_id, []).append(node)
+        return answers.get(call_id, [])
 
     @property
     def ids_unique(self) -> bool:
@@ -298,29 +318,33 @@ class MessageList:
         following = anchor.next
         node = Node(message, anchor, following)
         following.prev = anchor.next = node
-        head = self._head
-        appended = following is head
+        self._by_id.setdefault(message.id, node)
+        self._size += 1
+        appended = following is self._head
         if appended:
             cached = self._cached
             if cached is not None:
                 cached.append(message)  # still the list in order: no walk to list it again
         else:
             self._cached = None
-        self._by_id.setdefault(message.id, node)
-        self._size += 1
         if isinstance(message, ToolMessage):
             answers = self._answers
-            held = answers.get(message.tool_call_id)
-            if held is None:
-                answers[message.tool_call_id] = [node]
-            else:
-                held.append(node)
+            if answers is not None:
+                held = answers.get(message.tool_call_id)
+                if held is None:
+                    answers[message.tool_call_id] = [node]
+                else:
+                    held.append(node)
         elif isinstance(message, (ReasoningMessage, ActivityMessage)):
             self._asides += 1
+            if not self._ringed:
+                self._ring_others()
+            return node
+        if not self._ringed:
             return node
         # Appended, the node follows every other one; after another, that one.
-        other = head.oprev if appended else self._other_before(node)
-        node.oprev = other  # _link_other, inlined: every message added passes here
+        other = self._head.oprev if appended else self._other_before(node)
+        node.oprev = other  # _link_other, inlined
         other_next = other.onext
         node.onext = other_next
         other_next.oprev = other.onext = node
@@ -333,7 +357,7 @@ class MessageList:
         self._layout += 1
         self._link_after(anchor, node)
         self._cached = None
-        if not kept_aside(node.message):
+        if self._ringed and not kept_aside(node.message):
             self._unlink_other(node)
             self._link_other(self._other_before(node), node)
         return node
@@ -341,15 +365,20 @@ class MessageList:
     def replace(self, node: Node, message: Message) -> None:
         """Put another message in a node's place (an activity taking over an id)."""
         held = node.message
-        if isinstance(held, ToolMessage):
-            self._answers[held.tool_call_id].remove(node)
-        if isinstance(message, ToolMessage):
-            self._answers.setdefault(message.tool_call_id, []).append(node)
+        answers = self._answers
+        if answers is not None:
+            if isinstance(held, ToolMessage):
+                answers[held.tool_call_id].remove(node)
+            if isinstance(message, ToolMessage):
+                answers.setdefault(message.tool_call_id, []).append(node)
         node.message = message
         if kept_aside(held) != kept_aside(message):
             if kept_aside(message):
                 self._asides += 1
-                self._unlink_other(node)
+                if self._ringed:
+                    self._unlink_other(node)
+                else:
+                    self._ring_others()  # (which leaves the node out)
             else:
                 self._asides -= 1
                 self._link_other(self._other_before(node), node)
@@ -380,7 +409,8 @@ class MessageList:
             if by_id.get(node.message.id) is node:
                 del by_id[node.message.id]
         self._size -= len(replaced)
-        self._answers = {}
+        if self._answers is not None:
+            self._answers = {}  # (kept up from now on, once asked)
         self._call_owner = {}
         self._link_in_order(order, asides)
         for node in replaced:  # no cycles left to the collector (see release)
@@ -419,7 +449,7 @@ class MessageList:
             node.oprev = other
             other.onext = node
             other = node
-            if isinstance(message, ToolMessage):
+            if answers is not None and isinstance(message, ToolMessage):
                 answers.setdefault(message.tool_call_id, []).append(node)
         last.next = head
         head.prev = last
@@ -427,7 +457,23 @@ class MessageList:
         head.oprev = other
         self._size += added
         self._asides += aside
+        self._ringed = True
         self._cached = None
+
+    def _ring_others(self) -> None:
+        """Link the second ring over the other nodes (the list's first aside is in)."""
+        head = self._head
+        other = head
+        node = head.next
+        while node is not head:
+            if not kept_aside(node.message):
+                node.oprev = other
+                other.onext = node
+                other = node
+            node = node.next
+        other.onext = head
+        head.oprev = other
+        self._ringed = True
 
     def _other_before(self, node: Node) -> Node:
         """The nearest node before ``node`` in the ring of other nodes (or the sentinel)."""

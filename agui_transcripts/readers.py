@@ -220,11 +220,9 @@ class EventReader:
                         except JSONDecodeError:
                             value = UNDECODED
                         if lone is not None:
-                            if (
-                                opener is not None
-                                and type(value) is dict
-                                and value.get("type") == lone["type"]
-                            ):
+                            # (A lone delta is held only with an opener.)
+                            if type(value) is dict and value.get("type") == lone["type"]:
+                                assert opener is not None
                                 held = opener.open(lone, lone_index)
                             if held is None:
                                 yield lone_index, lone
@@ -248,7 +246,7 @@ class EventReader:
                             return
                         continue
                     # (The intake noted whether the event is a delta the lane takes.)
-                    if opener is not None and intake.lane_key:
+                    if intake.lane_key and opener is not None:
                         lone = event
                         lone_index = index
                     else:

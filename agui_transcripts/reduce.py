@@ -510,7 +510,7 @@ class Reducer:
             handler(event)
         if self._run is not None:
             self._run.last_event_index = index
-        if self._timed and "timestamp" in event:
+        if "timestamp" in event and self._timed:
             self._note_time(event, kind)
 
     def _note_time(self, event: Event, kind: str) -> None:

@@ -129,7 +129,7 @@ def test_rebuild_holds_exactly_the_given_messages() -> None:
     assert not held.has_call("c1")
 
 
-OPERATIONS = ["append", "append", "insert", "move", "replace", "resplice"]
+OPERATIONS = ["append", "append", "insert", "move", "replace", "resplice", "ask"]
 
 
 def _kind(step: int, pick: int, message_id: str | None = None) -> Message:
@@ -147,12 +147,20 @@ def _kind(step: int, pick: int, message_id: str | None = None) -> Message:
 @given(st.lists(st.tuples(st.sampled_from(OPERATIONS), st.integers(0, 50)), max_size=60))
 def test_the_ring_of_other_messages_follows_the_list(operations: list[tuple[str, int]]) -> None:
     """Whatever is added, moved, replaced or respliced, the second ring lists exactly the
-    messages that are not reasoning or activity, in the list's order."""
+    messages that are not reasoning or activity, in the list's order, and the answers to
+    each call are the tool messages naming it, whether first asked before or after.
+
+    (Both are built when first needed: the ring at the first reasoning or activity
+    message, the answers at the first question.)"""
     held = MessageList()
+    asked = False
     for step, (operation, pick) in enumerate(operations):
         nodes = list(held.nodes())
         node = nodes[pick % len(nodes)] if nodes else None
-        if operation == "append" or node is None:
+        if operation == "ask":
+            held.answers(f"c{pick}")
+            asked = True
+        elif operation == "append" or node is None:
             held.append(_kind(step, pick))
         elif operation == "insert":
             held.insert_after(node, _kind(step, pick))
@@ -177,6 +185,14 @@ def test_the_ring_of_other_messages_follows_the_list(operations: list[tuple[str,
             assert [n.message for n in held.nodes() if kept_aside(n.message)] == kept
         others = [n for n in held.nodes() if not kept_aside(n.message)]
         assert list(held.others()) == others
+        if asked:
+            for call_id in {f"c{p}" for p in range(51)}:
+                answering = [
+                    n
+                    for n in held.nodes()
+                    if isinstance(n.message, ToolMessage) and n.message.tool_call_id == call_id
+                ]
+                assert sorted(map(id, held.answers(call_id))) == sorted(map(id, answering))
         ids = [n.message.id for n in held.nodes()]
         assert held.ids_unique == (len(set(ids)) == len(ids))
         assert all(held.node(message_id) is not None for message_id in ids)
