@@ -33,6 +33,8 @@ __all__ = ["Collector", "afold", "fold"]
 
 # A plain delta's keys: its type, its item's id and the delta (and perhaps a timestamp).
 _PLAIN_DELTA_KEYS: Final = 3
+# (The timed one's count written out: interpreted, a sum of globals is two more steps.)
+_TIMED_DELTA_KEYS: Final = 4
 # Chunks whose continuations may take it too (the chunk layer says which).
 _CHUNK_TYPES: Final = frozenset(
     {"TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK", "REASONING_MESSAGE_CHUNK"}
@@ -180,10 +182,10 @@ class Collector:
     def feed_canonical(self, event: Event, index: int | None = None) -> None:
         """Fold one event already in canonical form (what :func:`read_events` yields)."""
         size = len(event)
-        if size > _PLAIN_DELTA_KEYS + 1 and event["type"] in _LANE_TYPES:
+        if size > _TIMED_DELTA_KEYS and event["type"] in _LANE_TYPES:
             # Keys no event defines (a recorder's own) make no delta special.
             size -= unknown_key_count(event)
-        if size <= _PLAIN_DELTA_KEYS + 1:
+        if size <= _TIMED_DELTA_KEYS:
             kind = event["type"]
             found = self._routes.get(kind)
             if found is not None:

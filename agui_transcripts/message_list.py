@@ -271,6 +271,9 @@ class MessageList:
         message = node.message
         if isinstance(message, AssistantMessage) and message.tool_calls:
             calls = message.tool_calls
+            last = calls[-1]
+            if last.id == call_id:
+                return last  # (the latest call: what most lookups ask for)
             if len(calls) > _SCANNED_CALLS:
                 return self._indexed_call(calls, call_id)
             for call in reversed(calls):
