@@ -120,8 +120,8 @@ class MessageList:
         self._ringed = False
         # The node of the assistant message that declares each call id.
         self._call_owner: dict[str, Node] = {}
-        # The nodes holding a tool message, by the call id it answers (in insertion order):
-        # built when first asked (most folds never ask), kept up from then on.
+        # The nodes holding a tool message, by the call id it answers: built when first
+        # asked (most folds never ask), in the list's order then, kept up from then on.
         self._answers: dict[str, list[Node]] | None = None
         # The messages as last listed, kept up by appends; None once another change
         # made it stale.
