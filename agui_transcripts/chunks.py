@@ -118,17 +118,23 @@ def continuation_name(event: Event, size: int | None = None) -> ContinuationName
     tag = event.get("subagentRunId", _MISSING)
     item_id = event.get(_ID_KEY[kind], _MISSING)
     counted = len(event) if size is None else size
-    if counted != _TYPE_AND_DELTA + (tag is not _MISSING) + (item_id is not _MISSING):
+    # Its type and delta, and each of the id and the lane it holds, as a string (feed
+    # reports a wrong-typed one). The four cases written out: a sum of the present
+    # ones, then a check of each, is twice the steps interpreted.
+    if item_id is _MISSING:
+        if tag is _MISSING:
+            if counted != 2:
+                return None
+        elif counted != 3 or type(tag) is not str:
+            return None
+    elif type(item_id) is not str:
         return None
-    if (item_id is not _MISSING and type(item_id) is not str) or (
-        tag is not _MISSING and type(tag) is not str
-    ):
-        return None  # (feed reports a wrong-typed id or lane)
+    elif tag is _MISSING:
+        if counted != 3:
+            return None
+    elif counted != 4 or type(tag) is not str:
+        return None
     return kind, item_id, tag
-
-
-# The keys of a chunk that carries nothing but its delta.
-_TYPE_AND_DELTA: Final = 2
 
 
 def _take(marks: set[str], call_id: str) -> bool:
