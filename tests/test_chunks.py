@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from agui_transcripts import ChunkNormalizer, DiagnosticSink, ProtocolError, check, normalize_all
+from agui_transcripts.chunks import continuation_name
 from tests.streams import (
     AD,
     AS,
@@ -848,3 +849,36 @@ def test_rust_18_the_fold_assembles_raw_chunks_itself() -> None:
             ],
         }
     ]
+
+
+_ABSENT = object()
+
+
+@pytest.mark.parametrize("chunk_type", ["TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"])
+@pytest.mark.parametrize("item_id", [_ABSENT, "m1", 7, None])
+@pytest.mark.parametrize("tag", [_ABSENT, "sub-1", 7, None])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_continuation_is_named_only_when_it_holds_its_delta_and_string_names(
+    chunk_type: str, item_id: object, tag: object, extra: int
+) -> None:
+    """The rule, stated once: a name only for type, delta, and an id and a lane each
+    absent or a string, nothing else among the keys that count."""
+    id_key = "messageId" if chunk_type == "TEXT_MESSAGE_CHUNK" else "toolCallId"
+    event: dict[str, Any] = {"type": chunk_type, "delta": "x"}
+    if item_id is not _ABSENT:
+        event[id_key] = item_id
+    if tag is not _ABSENT:
+        event["subagentRunId"] = tag
+    if extra:
+        event["name"] = "other"  # a key an AG-UI event defines: it counts
+    named = (
+        not extra
+        and (item_id is _ABSENT or isinstance(item_id, str))
+        and (tag is _ABSENT or isinstance(tag, str))
+    )
+    name = continuation_name(event)
+    assert (name is not None) == named
+    if name is not None and item_id is not _ABSENT and tag is not _ABSENT:
+        assert name[1:] == (item_id, tag)
+    # Counted keys given apart (keys no event defines left out) read the same.
+    assert (continuation_name({**event, "_seq": 1}, size=len(event)) is not None) == named
