@@ -29,6 +29,13 @@ from .restated import SharedMessages
 from .text_budget import DeltaRoute
 from .transcript import RunStarts, Transcript
 
+# Compiled, a name imported from another module is a globals lookup at each read;
+# these module constants are statics.
+_DEFAULT_LIMITS: Final = DEFAULT_LIMITS
+_DELTA_ID_KEYS: Final = DELTA_ID_KEYS
+_MILLISECONDS_BELOW: Final = MILLISECONDS_BELOW
+_MILLISECONDS_FROM: Final = MILLISECONDS_FROM
+
 __all__ = ["Collector", "afold", "fold"]
 
 # A plain delta's keys: its type, its item's id and the delta (and perhaps a timestamp).
@@ -63,7 +70,7 @@ def all_millisecond_stamps(stamps: list[Any]) -> bool:
         if type(stamp) is not int:
             return False
         number: int = stamp
-        if number < MILLISECONDS_FROM or number >= MILLISECONDS_BELOW:
+        if number < _MILLISECONDS_FROM or number >= _MILLISECONDS_BELOW:
             return False
     return True
 
@@ -111,7 +118,7 @@ class Collector:
         self._times = times
         self._client_tools = frozenset(client_tools) if client_tools is not None else None
         self._strict = strict
-        self.limits = limits if limits is not None else DEFAULT_LIMITS
+        self.limits = limits if limits is not None else _DEFAULT_LIMITS
         self._observe = observe
         observed = frozenset(observe_types) if observe_types is not None else None
         self._observed_types = observed
@@ -119,7 +126,7 @@ class Collector:
         # reads a timestamp of.
         self._timed_lane_types = frozenset(
             kind
-            for kind in DELTA_ID_KEYS
+            for kind in _DELTA_ID_KEYS
             if observe is None
             or not observe_timestamps
             or (observed is not None and kind not in observed)
@@ -149,7 +156,7 @@ class Collector:
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
         self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
-            kind: (id_key, {}) for kind, id_key in DELTA_ID_KEYS.items()
+            kind: (id_key, {}) for kind, id_key in _DELTA_ID_KEYS.items()
         }
         # Where the next plain continuation goes, by what it names (chunks.continuation_name),
         # as the chunk layer resolved the first. Interleaved subagent lanes keep one each.

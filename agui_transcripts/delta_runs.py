@@ -14,9 +14,14 @@ come apart (see :meth:`~agui_transcripts.collector.Collector.feed_run`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from .schema import CANONICAL_KEYS, DELTA_ID_KEYS
+
+# Compiled, a name imported from another module is a globals lookup at each read;
+# these module constants are statics.
+_CANONICAL_KEYS: Final = CANONICAL_KEYS
+_DELTA_ID_KEYS: Final = DELTA_ID_KEYS
 
 __all__ = ["DELTA_ID_KEYS", "DeltaRun", "ObjectRun", "RunOpener", "plain_keys"]
 
@@ -28,7 +33,7 @@ def plain_keys(event: dict[str, Any], id_key: str, timed: bool) -> bool:
     """
     defined = 0
     for key in event:
-        if key in CANONICAL_KEYS:
+        if key in _CANONICAL_KEYS:
             if key == "timestamp":
                 if not timed:
                     return False
@@ -236,7 +241,7 @@ class RunOpener:
     def open(self, event: dict[str, Any], index: int) -> DeltaRun | None:
         """A run starting with ``event`` (a canonical event at ``index``), if it is plain."""
         kind = event["type"]
-        id_key = DELTA_ID_KEYS.get(kind)
+        id_key = _DELTA_ID_KEYS.get(kind)
         if id_key is None:
             return None
         item_id = event.get(id_key)

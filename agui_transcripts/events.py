@@ -43,6 +43,14 @@ from .schema import (
     snake_case,
 )
 
+# Compiled, a name imported from another module is a globals lookup at each read;
+# these module constants are statics.
+_CANONICAL_KEYS: Final = CANONICAL_KEYS
+_DECODE_CODES: Final = DECODE_CODES
+_DELTA_ID_KEYS: Final = DELTA_ID_KEYS
+_FIELD_ALIASES: Final = FIELD_ALIASES
+_NOT_PLAIN: Final = NOT_PLAIN
+
 __all__ = [
     "EVENT_TYPES",
     "Event",
@@ -93,7 +101,7 @@ _GLOBAL_ALIASES: Final = {row.alias: row for row in FIELD_ALIASES if row.types i
 
 def _aliases_by_type() -> dict[str, dict[str, FieldAlias]]:
     by_type: dict[str, dict[str, FieldAlias]] = {}
-    for row in FIELD_ALIASES:
+    for row in _FIELD_ALIASES:
         for kind in sorted(row.types or ()):
             by_type.setdefault(kind, {})[row.alias] = row
     return by_type
@@ -161,7 +169,7 @@ def unknown_key_count(event: dict[str, Any]) -> int:
     """
     count = 0
     for key in event:
-        if key not in CANONICAL_KEYS:
+        if key not in _CANONICAL_KEYS:
             count += 1
     return count
 
@@ -378,7 +386,7 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool, dict[str, Any
                 return None  # an attribute set on the object that is no field of its class
             if key in structured and type(value) not in _ATOMIC_VALUE_TYPES:
                 value = json_value(value)  # a structure: as model_dump would give it
-                if value is NOT_PLAIN:
+                if value is _NOT_PLAIN:
                     return None  # ... or model_dump itself
                 canonical = False  # it may need rewriting
             fields[key] = value
@@ -394,7 +402,7 @@ def _sdk_event_fields(item: object) -> tuple[dict[str, Any], bool, dict[str, Any
         if type(key) is not str or key in fields or value is None:
             return None
         value = json_value(value)
-        if value is NOT_PLAIN:
+        if value is _NOT_PLAIN:
             return None
         fields[key] = value
     # Extra keys may be another spelling of a field: a flat type's are judged by the
@@ -504,7 +512,7 @@ class EventIntake:
         # What is reported once per stream: unknown keys, producer spellings, minting.
         self._reported: set[str] = set()
         # Whether a flat event's keys need no rewrite: AG-UI's and the unknown ones said.
-        self._readable: frozenset[str] = CANONICAL_KEYS
+        self._readable: frozenset[str] = _CANONICAL_KEYS
         #: Run input messages, one dict per id and content for every input that restates
         #: them (see .restated).
         self.shared = SharedMessages(_normalize_structure)
@@ -642,7 +650,7 @@ class EventIntake:
 
     def _lane_noted(self, event: Event | None) -> Event | None:
         """A rewritten event, its :attr:`lane_key` noted (the fast path notes its own)."""
-        self.lane_key = "" if event is None else DELTA_ID_KEYS.get(event["type"], "")
+        self.lane_key = "" if event is None else _DELTA_ID_KEYS.get(event["type"], "")
         return event
 
     def _as_sent(self, kind: str, event: dict[str, Any]) -> bool:
@@ -830,7 +838,7 @@ class EventIntake:
                         index,
                         line,
                     )
-            elif key not in CANONICAL_KEYS:
+            elif key not in _CANONICAL_KEYS:
                 unknown.append(key)
             if value is None and renamed not in _NULL_KEPT and renamed in optional:
                 if not from_object and renamed not in grandfathered:
@@ -1015,7 +1023,7 @@ def normalize_event(item: object) -> Event | None:
     intake = EventIntake()
     event = intake.normalize(item)
     for diagnostic in intake.sink.diagnostics:
-        if diagnostic.severity == "error" and diagnostic.code in DECODE_CODES:
+        if diagnostic.severity == "error" and diagnostic.code in _DECODE_CODES:
             raise EventDecodeError(diagnostic)
     return event
 

@@ -49,6 +49,11 @@ from .model import (
     rebuilt_from_fields,
 )
 
+# Compiled, a name imported from another module is a globals lookup at each read;
+# these module constants are statics.
+_RULES: Final = RULES
+_SYNTHETIC_KEY: Final = SYNTHETIC_KEY
+
 __all__ = [
     "SYNTHETIC_KEY",
     "InOrder",
@@ -295,7 +300,7 @@ class _Projector:
         self.diagnostics.append(
             Diagnostic(
                 code,
-                RULES[code].severity,
+                _RULES[code].severity,
                 message,
                 tool_call_id=tool_call_id,
                 message_id=message_id,
@@ -556,7 +561,7 @@ class _Projector:
                 call_id,
                 f"Tool call not executed: {reason}.",
                 error=reason,
-                metadata={SYNTHETIC_KEY: {"reason": reason}},
+                metadata={_SYNTHETIC_KEY: {"reason": reason}},
             )
             self.out.append(synthetic)
         message = batch.message
@@ -971,7 +976,7 @@ def _reorder(
         diagnostics.append(
             Diagnostic(
                 "invalid-call-dropped",
-                RULES["invalid-call-dropped"].severity,
+                _RULES["invalid-call-dropped"].severity,
                 f"tool call {call.id!r} ({call.name}) never finished its arguments "
                 f"({call.arguments!r}); left out, with no result invented",
                 tool_call_id=call.id,

@@ -31,6 +31,12 @@ from .events import UNDECODED, Event, EventIntake, json_kind, sdk_event_kind
 from .limits import DEFAULT_LIMITS, Limits, bound
 from .sse import LineSplitter, SSEDecoder
 
+# Compiled, a name imported from another module is a globals lookup at each read;
+# these module constants are statics.
+_DEFAULT_LIMITS: Final = DEFAULT_LIMITS
+_DELTA_ID_KEYS: Final = DELTA_ID_KEYS
+_UNDECODED: Final = UNDECODED
+
 __all__ = [
     "EventReader",
     "EventStream",
@@ -91,7 +97,7 @@ class EventReader:
         sink: DiagnosticSink | None = None,
         limits: Limits | None = None,
     ) -> None:
-        self.limits = limits if limits is not None else DEFAULT_LIMITS
+        self.limits = limits if limits is not None else _DEFAULT_LIMITS
         self.sink = (
             sink
             if sink is not None
@@ -218,7 +224,7 @@ class EventReader:
                         try:
                             value = loads(raw)
                         except JSONDecodeError:
-                            value = UNDECODED
+                            value = _UNDECODED
                         if lone is not None:
                             # (A lone delta is held only with an opener.)
                             if type(value) is dict and value.get("type") == lone["type"]:
@@ -573,7 +579,7 @@ class ItemReader:
         cls = type(item)
         if cls is not self._last_class:
             self._last_class = cls
-            self._delta_class = cls is not dict and sdk_event_kind(item) in DELTA_ID_KEYS
+            self._delta_class = cls is not dict and sdk_event_kind(item) in _DELTA_ID_KEYS
         opener = self._opener
         if opener is not None and self._delta_class:
             taken = intake.take_as_is(item)

@@ -60,6 +60,11 @@ from .run_inputs import RunInputs
 from .text_budget import DeltaRoute, TextBudget
 from .wire import content_parts, message_from_dict, messages_from_dicts
 
+# Compiled, a name imported from another module is a globals lookup at each read;
+# these module constants are statics.
+_MILLISECONDS_BELOW: Final = MILLISECONDS_BELOW
+_MILLISECONDS_FROM: Final = MILLISECONDS_FROM
+
 __all__ = ["Reducer"]
 
 # The events whose item is a tool call (a result's item is its tool message).
@@ -527,7 +532,7 @@ class Reducer:
 
     def _stamp(self, timestamp: object, times: dict[str, list[float]], item_id: str | None) -> None:
         """The time on the current run and, if named, on the item's entry in ``times``."""
-        if type(timestamp) is int and MILLISECONDS_FROM <= timestamp < MILLISECONDS_BELOW:
+        if type(timestamp) is int and _MILLISECONDS_FROM <= timestamp < _MILLISECONDS_BELOW:
             # Most of a timed stream's events: no call. Compared, not `in` the range:
             # compiled, that is two native comparisons instead of a container lookup.
             at = float(timestamp)

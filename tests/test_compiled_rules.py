@@ -81,3 +81,30 @@ def test_isinstance_takes_classes_written_out(module: str) -> None:
         and _is_constant_name(node.args[1].id)
     ]
     assert held == []
+
+
+def _imported_constants(tree: ast.Module) -> set[str]:
+    """Constant names a module imports from the package's other modules."""
+    return {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.level >= 1
+        for alias in node.names
+        if _is_constant_name(alias.asname or alias.name)
+    }
+
+
+@pytest.mark.parametrize("module", COMPILED)
+def test_functions_read_no_constant_imported_from_another_module(module: str) -> None:
+    # Compiled, only a module's own Final names are statics: an imported one is looked up
+    # in the module's globals at each read (a frozenset read per key of every event, once).
+    tree = _tree(module)
+    imported = _imported_constants(tree)
+    read = [
+        f"line {name.lineno}: {name.id} in {function.name}"
+        for function in ast.walk(tree)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for name in ast.walk(function)
+        if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load) and name.id in imported
+    ]
+    assert read == []
