@@ -97,26 +97,35 @@ _Key = tuple[str, str]  # (kind, id)
 _MISSING: Final = object()
 
 ContinuationName = tuple[str, object, object]
-"""What a plain continuation names: its kind, its id and its lane (each a string, or absent)."""
+"""What a plain continuation names: its event type, its id and its lane (each a string, or
+absent)."""
+
+# A chunk type's id key: one lookup tells a chunk and where its id is.
+_CHUNK_ID_KEY: Final = {name: _ID_KEY[kind] for name, kind in _CHUNK_KIND.items()}
 
 
-def continuation_name(event: Event, size: int | None = None) -> ContinuationName | None:
+def continuation_name(
+    event: Event, size: int | None = None, event_type: str | None = None
+) -> ContinuationName | None:
     """What a chunk names, if it holds only a non-empty text delta and what names its stream.
 
     That is, besides its type and delta, at most its item's id and its lane
     (``subagentRunId``), as strings; each absent one is named by a marker. Two such chunks
     with one name continue the same stream while the layer's streams stay as they are.
     None for any other event. ``size``: how many of the event's keys count (keys no
-    AG-UI event defines do not; all of them when not given).
+    AG-UI event defines do not; all of them when not given); ``event_type``: its type,
+    when the caller has read it.
     """
-    kind = _CHUNK_KIND.get(event["type"])
-    if kind is None:
+    if event_type is None:
+        event_type = event["type"]
+    id_key = _CHUNK_ID_KEY.get(event_type)
+    if id_key is None:
         return None
     delta = event.get("delta")
     if type(delta) is not str or not delta:
         return None
     tag = event.get("subagentRunId", _MISSING)
-    item_id = event.get(_ID_KEY[kind], _MISSING)
+    item_id = event.get(id_key, _MISSING)
     counted = len(event) if size is None else size
     # Its type and delta, and each of the id and the lane it holds, as a string (feed
     # reports a wrong-typed one). The four cases written out: a sum of the present
@@ -134,7 +143,7 @@ def continuation_name(event: Event, size: int | None = None) -> ContinuationName
             return None
     elif counted != 4 or type(tag) is not str:
         return None
-    return kind, item_id, tag
+    return event_type, item_id, tag
 
 
 def _take(marks: set[str], call_id: str) -> bool:
@@ -289,7 +298,8 @@ class ChunkNormalizer:
         :meth:`feed` must decide: a reaction of :meth:`feed` to such a chunk must make
         this return None for it.
         """
-        kind, item_id, tag = name
+        event_type, item_id, tag = name
+        kind = _CHUNK_KIND[event_type]
         # (A name's id and lane are each a string or the marker. The bare name, most
         # continuations, is told by identity; isinstance narrows the others as cast
         # would, without a call in pure Python.)

@@ -224,7 +224,7 @@ class Collector:
                             self._reducer.note_delta_time(kind, item_id, event["timestamp"])
                         return
             elif kind in _CHUNK_TYPES:
-                name = continuation_name(event, size)
+                name = continuation_name(event, size, kind)
                 if name is not None:
                     # Only lane events came since a route was kept (any other forgets
                     # them): the chunk layer would resolve this chunk as it did that one.
