@@ -75,6 +75,22 @@ def all_millisecond_stamps(stamps: list[Any]) -> bool:
     return True
 
 
+class _DeltaLane:
+    """One delta type's routes by item id, and the item of its last plain delta.
+
+    An item's route is made at its second plain delta in a row (or at a reader's run's
+    first): many items have one delta (most calls' arguments), and a route nothing takes
+    costs more than the delta itself.
+    """
+
+    __slots__ = ("id_key", "last_item", "routes")
+
+    def __init__(self, id_key: str) -> None:
+        self.id_key = id_key
+        self.routes: dict[str, DeltaRoute] = {}
+        self.last_item = ""
+
+
 class Collector:
     """Folds AG-UI events into a transcript, one event at a time (sans-I/O).
 
@@ -155,13 +171,13 @@ class Collector:
         self._settled_calls = SettledCalls()  # and their calls
         # Where the next plain delta of an item goes, by delta type and item id: filled
         # by the delta lane, emptied by every other event (see feed_canonical).
-        self._routes: dict[str, tuple[str, dict[str, DeltaRoute]]] = {
-            kind: (id_key, {}) for kind, id_key in _DELTA_ID_KEYS.items()
+        self._lanes: dict[str, _DeltaLane] = {
+            kind: _DeltaLane(id_key) for kind, id_key in _DELTA_ID_KEYS.items()
         }
         # Where the next plain continuation goes, by what it names (chunks.continuation_name),
         # as the chunk layer resolved the first. Interleaved subagent lanes keep one each.
         self._chunk_routes: dict[ContinuationName, DeltaRoute] = {}
-        tables: list[dict[Any, DeltaRoute]] = [routes for _, routes in self._routes.values()]
+        tables: list[dict[Any, DeltaRoute]] = [lane.routes for lane in self._lanes.values()]
         self._route_tables = (*tables, self._chunk_routes)
         # Whether a route is held: most events come with none to forget.
         self._routed = False
@@ -194,11 +210,11 @@ class Collector:
             size -= unknown_key_count(event)
         if size <= _TIMED_DELTA_KEYS:
             kind = event["type"]
-            found = self._routes.get(kind)
-            if found is not None:
+            lane = self._lanes.get(kind)
+            if lane is not None:
                 # A plain delta: nothing but its type, its item's id, a non-empty text
                 # delta and perhaps a timestamp. The one place that says so.
-                item_id = event.get(found[0])
+                item_id = event.get(lane.id_key)
                 delta = event.get("delta")
                 if (
                     type(item_id) is str
@@ -216,9 +232,9 @@ class Collector:
                 ):
                     # An item the lane has just taken: nothing but events of the lane
                     # came since, so every layer is as the lane left it.
-                    route = found[1].get(item_id)
+                    route = lane.routes.get(item_id)
                     if (route is not None and route.append(delta, index)) or self._plain_delta(
-                        kind, item_id, delta, index
+                        lane, kind, item_id, delta, index
                     ):
                         if size != _PLAIN_DELTA_KEYS and self._times:  # timed
                             self._reducer.note_delta_time(kind, item_id, event["timestamp"])
@@ -260,10 +276,11 @@ class Collector:
         apart.
         """
         index = run.index
+        lane = self._lanes[run.kind]
+        lane.last_item = run.item_id  # (its first delta makes the route)
         self.feed_canonical(run.events[0], index)
         last = run.length() - 1
-        routes = self._routes[run.kind][1]
-        route = routes.get(run.item_id) if self._routed else None
+        route = lane.routes.get(run.item_id) if self._routed else None
         if route is not None:
             timed = "timestamp" in run.keys
             stamps = run.stamps() if timed else []
@@ -322,13 +339,16 @@ class Collector:
                 index, event = item
                 self.feed_canonical(event, index)
 
-    def _plain_delta(self, kind: str, item_id: str, delta: str, index: int | None) -> bool:
+    def _plain_delta(
+        self, lane: _DeltaLane, kind: str, item_id: str, delta: str, index: int | None
+    ) -> bool:
         """The delta lane: a plain delta for an item every layer holds open.
 
         Most events of a stream are such deltas, and they change nothing but the item's
         text: the layers are asked (each question answers False where its layer would
         react) and only the reducer acts. Anything else (metadata, a closed item, a chunk
         stream open beside an explicit delta, a conflict) takes the full path.
+        ``lane``: the delta type's (see :class:`_DeltaLane` for when a route is made).
         """
         pipeline = self._pipeline
         if not (
@@ -337,9 +357,12 @@ class Collector:
             and self._reducer.append_delta(kind, item_id, delta, index)
         ):
             return False
+        if item_id != lane.last_item:
+            lane.last_item = item_id
+            return True
         route = self._reducer.delta_route(kind, item_id)
         if route is not None:
-            self._routes[kind][1][item_id] = route
+            lane.routes[item_id] = route
             self._routed = True
         return True
 

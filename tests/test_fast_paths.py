@@ -38,6 +38,8 @@ from agui_transcripts import (
 )
 from agui_transcripts.events import EventIntake, _sdk_event_fields
 from agui_transcripts.message_list import MessageList
+from agui_transcripts.reduce import Reducer
+from agui_transcripts.text_budget import DeltaRoute
 
 from .builds import requires_interpreted
 from .generate import random_stream
@@ -697,18 +699,19 @@ def test_record_copies_hold_every_field_and_their_own_results() -> None:
 
 
 def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
-    """After the lane takes an item's delta, its next plain deltas go straight to the text."""
+    """After the lane takes an item's second delta, its next plain deltas go straight to
+    the text (the route is made at the second: most calls' arguments are one delta)."""
     entered = count_lane(monkeypatch, routes=False)
     taken = count_lane(monkeypatch)
     events = [
         RS(),
         TMS("m1", "assistant"),
         TMC("m1", "a"),  # the lane
-        TMC("m1", "b"),
+        TMC("m1", "b"),  # the lane, which makes m1's route
         TCS("c1", "f", "m1"),  # any other event: the next deltas take the lane again
         TCA("c1", '{"x"'),  # the lane
-        TMC("m1", "c"),  # the lane (the call came between)
-        TCA("c1", ": 1"),
+        TMC("m1", "c"),  # the lane (the call came between), m1's route again
+        TCA("c1", ": 1"),  # the lane, c1's route (each delta type keeps its last item)
         TMC("m1", "d"),
         TCA("c1", "}"),
         TCE("c1"),
@@ -716,12 +719,32 @@ def test_the_following_deltas_of_an_item_skip_the_lane(monkeypatch: pytest.Monke
         RF(),
     ]
     transcript = fold(events)
-    assert entered[0] == 3
-    assert taken[0] == 7  # "b", ": 1", "d" and "}" by the routes
+    assert entered[0] == 5
+    assert taken[0] == 7  # "d" and "}" by the routes
     message = transcript.to_dicts()[0]
     assert message["content"] == "abcd"
     assert message["toolCalls"][0]["function"]["arguments"] == '{"x": 1}'
     assert [d.code for d in transcript.diagnostics] == ["owner-unknown"]  # c1 unanswered
+
+
+def test_an_item_with_one_delta_makes_no_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A route is made for an item's next deltas only once a second one comes."""
+    made: list[tuple[str, str]] = []
+    original = Reducer.delta_route
+
+    def counted(self: Reducer, kind: str, item_id: str) -> DeltaRoute | None:
+        made.append((kind, item_id))
+        return original(self, kind, item_id)
+
+    requires_interpreted("the reducer's routes are made natively")
+    monkeypatch.setattr(Reducer, "delta_route", counted)
+    events = [RS()]
+    for n in range(3):
+        events += [TCS(f"c{n}", "f"), TCA(f"c{n}", '{"n": 1}'), TCE(f"c{n}")]
+    events += [TMS("m1", "assistant"), TMC("m1", "a"), TMC("m1", "b"), TMC("m1", "c"), RF()]
+    transcript = fold(events)
+    assert made == [("TEXT_MESSAGE_CONTENT", "m1")]  # at "b"; "c" took it
+    assert transcript.to_dicts()[-1]["content"] == "abc"
 
 
 def test_the_delta_lane_takes_reasoning_deltas(monkeypatch: pytest.MonkeyPatch) -> None:
