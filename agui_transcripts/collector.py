@@ -174,10 +174,13 @@ class Collector:
         self._lanes: dict[str, _DeltaLane] = {
             kind: _DeltaLane(id_key) for kind, id_key in _DELTA_ID_KEYS.items()
         }
-        # Where the next plain continuation goes, by what it names (chunks.continuation_name),
-        # as the chunk layer resolved the first. Interleaved subagent lanes keep one each.
-        self._chunk_routes: dict[ContinuationName, DeltaRoute] = {}
-        tables: list[dict[Any, DeltaRoute]] = [lane.routes for lane in self._lanes.values()]
+        # Where the next plain continuation of a lane goes, as the chunk layer resolved
+        # the first, with that one's type and id: what it names (chunks.continuation_name)
+        # by its lane (a subagentRunId, or none), which continues one stream at a time.
+        # Interleaved subagent lanes keep one each. (Held by a string, not by the whole
+        # name: compiled, a tuple key is boxed and hashed at each lookup.)
+        self._chunk_routes: dict[object, tuple[str, object, DeltaRoute]] = {}
+        tables: list[dict[Any, Any]] = [lane.routes for lane in self._lanes.values()]
         self._route_tables = (*tables, self._chunk_routes)
         # Whether a route is held: most events come with none to forget.
         self._routed = False
@@ -243,10 +246,14 @@ class Collector:
                 name = continuation_name(event, size, kind)
                 if name is not None:
                     # Only lane events came since a route was kept (any other forgets
-                    # them): the chunk layer would resolve this chunk as it did that one.
-                    route = self._chunk_routes.get(name) if self._routed else None
+                    # them): the chunk layer would resolve a chunk with the name of the
+                    # one that made it as it did that one.
+                    held = self._chunk_routes.get(name[2]) if self._routed else None
                     if (
-                        route is not None and route.append(event["delta"], index)
+                        held is not None
+                        and held[0] == kind
+                        and held[1] == name[1]
+                        and held[2].append(event["delta"], index)
                     ) or self._plain_chunk(event, index, name):
                         return
         if self._routed:
@@ -383,7 +390,8 @@ class Collector:
             return False
         route = self._reducer.delta_route(content, stream_id)
         if route is not None:
-            self._chunk_routes[name] = route
+            event_type, item_id, lane = name
+            self._chunk_routes[lane] = (event_type, item_id, route)
             self._routed = True
         return True
 

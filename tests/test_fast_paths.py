@@ -44,7 +44,25 @@ from agui_transcripts.text_budget import DeltaRoute
 from .builds import requires_interpreted
 from .generate import random_stream
 from .lane import count_lane, without_lane
-from .streams import RF, RMC, RME, RMK, RMS, RS, RZE, RZS, TCA, TCE, TCR, TCS, TMC, TME, TMK, TMS
+from .streams import (
+    RF,
+    RMC,
+    RME,
+    RMK,
+    RMS,
+    RS,
+    RZE,
+    RZS,
+    TCA,
+    TCE,
+    TCK,
+    TCR,
+    TCS,
+    TMC,
+    TME,
+    TMK,
+    TMS,
+)
 
 HERE = Path(__file__).parent
 GOLDEN = sorted((HERE / "golden" / "streams").glob("*.jsonl")) + sorted(
@@ -926,3 +944,29 @@ def test_interleaved_subagent_lanes_keep_a_chunk_route_each(
     assert taken[0] == 9 + 1 + 3
     contents = {m["id"]: m["content"] for m in transcript.to_dicts()}
     assert contents == {"sub-a-m": "<abc?", "sub-b-m": "<abc!", "sub-c-m": "<abc>>>"}
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        pytest.param(TCK(delta='{"x": 1}', subagentRunId="sub"), id="another-type"),
+        pytest.param(TMK("m2", '{"x": 1}', subagentRunId="sub"), id="another-id"),
+    ],
+)
+def test_a_lane_s_chunk_route_is_taken_only_by_the_name_that_made_it(
+    other: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lane's text route, then a chunk on that lane naming another type or id: not its text.
+
+    A lane holds one chunk route; a continuation that names something else goes to the
+    chunk layer, which decides what it continues (here, it opens a stream), as the
+    general path does.
+    """
+    events: list[dict[str, Any]] = [RS(), TMK("m", "a", subagentRunId="sub")]
+    events += [TMK(delta=piece, subagentRunId="sub") for piece in "bc"]  # the route made
+    events += [other, RF()]
+    taken = count_lane(monkeypatch)
+    fast = fold([dict(e) for e in events])
+    assert taken[0] == 2  # "b" by the lane, "c" by the route
+    assert fast.to_dicts()[0]["content"] == "abc"
+    assert _summary(fast) == _summary(_general_fold(events, monkeypatch))
