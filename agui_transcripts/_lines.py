@@ -87,8 +87,8 @@ def _bounded_blocks(log: IO[Any], limit: int, document_limit: int | None) -> Ite
                     started = True
                     cap = array_limit if line.lstrip().startswith(bracket) else limit
                     lines[index] = line[: cap + 1]
-                    if index + 1 < len(lines):
-                        rest = lines[index + 1 :]
+                    rest = lines[index + 1 :]
+                    if rest and max(map(len, rest)) > limit:  # (as below)
                         lines[index + 1 :] = [line[: limit + 1] for line in rest]
                     break
         elif lines and max(map(len, lines)) > limit:  # in C: no Python step per line

@@ -362,6 +362,22 @@ def test_a_plain_block_holds_no_cr_and_no_null(
     assert any(plain for _, plain in blocks)  # the flag is not simply always False
 
 
+@pytest.mark.parametrize("block_size", [None, 5, 64])
+@pytest.mark.parametrize("seed", range(20))
+def test_no_line_is_held_longer_than_the_limit_allows(
+    seed: int, block_size: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every line comes out cut to ``limit + 1``, in the first block as in any other."""
+    rng = random.Random(seed)
+    limit = 12
+    lines = [b"x" * rng.randint(1, 3 * limit) for _ in range(rng.randint(1, 40))]
+    data = b"\n".join(lines) + b"\n"
+    if block_size is not None:  # (None: the default block, which holds all of it)
+        monkeypatch.setattr(_lines, "_BLOCK_SIZE", block_size)
+    read = list(_lines.bounded_lines(io.BytesIO(data), limit))
+    assert read == [line[: limit + 1] for line in lines]
+
+
 def _sdk_models(events: list[Any]) -> Iterator[Any]:
     core = pytest.importorskip("ag_ui.core")
     adapter: TypeAdapter[Any] = TypeAdapter(core.Event)
