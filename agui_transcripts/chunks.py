@@ -222,9 +222,9 @@ class ChunkNormalizer:
         "_closed",
         "_explicit",
         "_lanes",
-        "_last_closed",
         "_minted",
         "_open",
+        "_soft_closed",
         "marks",
         "sink",
     )
@@ -234,8 +234,12 @@ class ChunkNormalizer:
         self._lanes: dict[str | None, _Stream] = {}  # in the order the lanes were opened
         self._open: dict[_Key, _Stream] = {}
         self._explicit: dict[_Key, str | None] = {}  # items open as explicit triads
-        self._last_closed: dict[str | None, tuple[_Stream, bool]] = {}  # lane -> (item, soft)
-        self._closed: dict[_Key, _Stream] = {}  # every item closed this run, for reopening
+        # lane -> the item a soft boundary closed there, which an id-less chunk continues
+        # (a hard close leaves nothing: a long run of subagents would hold every lane)
+        self._soft_closed: dict[str | None, _Stream] = {}
+        # Every call closed this run, for reopening (C12) with the name it had; text and
+        # reasoning need none, and a long run of them would hold each closed stream.
+        self._closed: dict[_Key, _Stream] = {}
         self._minted = 0
         #: The marks of the calls in the last batch emitted (see :class:`ChunkMarks`).
         self.marks = ChunkMarks()
@@ -255,7 +259,7 @@ class ChunkNormalizer:
             if kind != "MESSAGES_SNAPSHOT":
                 self._explicit.clear()
                 self._closed.clear()
-            self._last_closed.clear()
+            self._soft_closed.clear()
             out.append(event)
             return out
         if kind in _SUBAGENT_TERMINALS:
@@ -288,7 +292,7 @@ class ChunkNormalizer:
         The collector's delta lane skips this layer for a plain explicit delta while it is
         idle: a reaction of :meth:`feed` to such a delta must make this return False.
         """
-        return not self._lanes and not self._last_closed
+        return not self._lanes and not self._soft_closed
 
     def resolve_continuation(self, name: ContinuationName) -> tuple[str, str, object] | None:
         """What a chunk with this :func:`continuation_name` continues, if nothing is special.
@@ -331,7 +335,7 @@ class ChunkNormalizer:
 
     def _lane_closer(self, kind: str, event: Event, index: int | None) -> list[Event]:
         explicit_kind = _EXPLICIT_KIND.get(kind)
-        if not self._lanes and not self._last_closed:
+        if not self._lanes and not self._soft_closed:
             # No chunk stream to close or continue: only the explicit triads' bookkeeping.
             if explicit_kind is not None:
                 item_id = event.get(_ID_KEY[explicit_kind])
@@ -358,7 +362,7 @@ class ChunkNormalizer:
         if lane in self._lanes:
             out.append(self._close_lane(lane, soft=soft))
         elif not soft:
-            self._last_closed.pop(lane, None)  # an item came between: nothing to continue
+            self._soft_closed.pop(lane, None)  # an item came between: nothing to continue
         out.append(event)
         return out
 
@@ -506,10 +510,10 @@ class ChunkNormalizer:
         ]
         if explicit:
             return None  # the caller appends the delta to the explicit item
-        last = self._last_closed.get(lane)
+        last = self._soft_closed.get(lane)
         lane_note = f" (subagent {lane!r} has no {_NOUN[kind]} open)" if lane is not None else ""
-        if last is not None and last[1] and last[0].kind == kind:
-            previous = last[0]
+        if last is not None and last.kind == kind:
+            previous = last
             recovery = f"continued {previous.id!r}, which a state, step or custom event closed"
             item_id = previous.id
         else:
@@ -524,7 +528,7 @@ class ChunkNormalizer:
         )
         stream = self._open_stream(kind, item_id, event, tag, lane, index, out)
         opening = self._emit_opening(stream, event, [], content=False)
-        if kind == TOOL and last is not None and item_id == last[0].id:
+        if kind == TOOL and last is not None and item_id == last.id:
             self.marks.mark_continued(item_id)  # the reducer extends the call, not a replay
         out.extend(opening)
         return stream
@@ -541,7 +545,7 @@ class ChunkNormalizer:
     ) -> _Stream:
         if lane in self._lanes:
             out.append(self._close_lane(lane, soft=False))  # C9
-        self._last_closed.pop(lane, None)
+        self._soft_closed.pop(lane, None)
         fields: dict[str, Any] = {}
         reopened = self._closed.get((kind, item_id))
         for field, default in _REPEATABLE[kind]:
@@ -688,8 +692,10 @@ class ChunkNormalizer:
     def _forget(self, stream: _Stream, *, soft: bool) -> None:
         del self._lanes[stream.lane]
         del self._open[(stream.kind, stream.id)]
-        self._last_closed[stream.lane] = (stream, soft)
-        self._closed[(stream.kind, stream.id)] = stream
+        if soft:
+            self._soft_closed[stream.lane] = stream
+        if stream.kind == TOOL:
+            self._closed[(stream.kind, stream.id)] = stream
 
     def _close_all(self, *, soft: bool) -> list[Event]:
         return [self._close_lane(lane, soft=soft) for lane in list(self._lanes)]

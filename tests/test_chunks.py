@@ -401,6 +401,30 @@ def test_c21_close_emits_the_owed_ends() -> None:
     assert normalizer.close() == []
 
 
+def test_a_closed_stream_is_held_only_while_it_may_be_continued() -> None:
+    """A stream closed hard (its subagent finished, say) leaves nothing behind.
+
+    The layer is idle again (the delta lane asks), and a long run of subagents or
+    messages does not grow it; only a call is remembered, for reopening (C12). A soft
+    boundary's close is held, so that an id-less chunk continues it.
+    """
+    normalizer = ChunkNormalizer()
+    normalizer.feed(RS())
+    for n in range(3):
+        lane = f"sub-{n}"
+        normalizer.feed(SUS(lane))
+        normalizer.feed(at(TMK(f"m{n}", "hi"), lane))
+        normalizer.feed(at(TMK(delta="!"), lane))
+        assert not normalizer.is_idle()
+        normalizer.feed(SUF(lane))
+        assert normalizer.is_idle()
+    assert normalizer._closed == {}  # texts are never reopened: none is kept
+    normalizer.feed(TMK("m9", "a"))
+    normalizer.feed(STS("think"))  # a soft boundary: "m9" may go on
+    assert not normalizer.is_idle()
+    assert "TMC m9 'b'" in short(normalizer.feed(TMK(delta="b")))
+
+
 # -- the scenarios at chunk level (S01-S13, S36-S39) ------------------------------------------
 
 
