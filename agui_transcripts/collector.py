@@ -177,7 +177,7 @@ class Collector:
         # Where the next plain continuation of a lane goes, as the chunk layer resolved
         # the first, with that one's type and id: what it names (chunks.continuation_name)
         # by its lane (a subagentRunId, or none), which continues one stream at a time.
-        # Interleaved subagent lanes keep one each. (Held by a string, not by the whole
+        # Interleaved subagent lanes keep one each. (Held by the lane, not by the whole
         # name: compiled, a tuple key is boxed and hashed at each lookup.)
         self._chunk_routes: dict[object, tuple[str, object, DeltaRoute]] = {}
         tables: list[dict[Any, Any]] = [lane.routes for lane in self._lanes.values()]
