@@ -64,6 +64,7 @@ Source = Union[
 
 _SSE_FIELDS: Final = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\r", b"data\n", b"data")
 _READ_SIZE: Final = 1 << 16
+_BRACE: Final = 0x7B  # the byte "{"
 
 
 class EventReader:
@@ -200,7 +201,9 @@ class EventReader:
                     line += 1
                     if (
                         (not plain and raw.find(b"\r") >= 0)
-                        or raw.isspace()
+                        # (An event's line begins with its brace: read as a byte, no
+                        # method is called for it.)
+                        or (raw and raw[0] != _BRACE and raw.isspace())
                         or len(raw) > max_event
                     ):
                         if lone is not None:
